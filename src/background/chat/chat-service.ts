@@ -1,0 +1,188 @@
+import {
+  childRequestId,
+  JawadError,
+  toErrorPayload,
+  type BackgroundEvent,
+  type Conversation,
+  type PageContent,
+  type ProviderSettings,
+  type SidebarRequestOf,
+  type Usage,
+} from '../../protocol';
+import { publicMessage, type ConversationStore } from '../../db/conversations';
+import type { MessageRow } from '../../db/database';
+import type { SettingsStore } from '../../db/settings';
+import { LlmError } from '../llm/errors';
+import type { RouterRequest } from '../llm/router';
+import type { LlmConfig, StreamEvent } from '../llm/types';
+import { SUMMARY_INSTRUCTION, wrapPageContent } from '../prompts';
+import { toLlmMessages } from './history';
+import { ThrottledSave } from './throttled-save';
+
+export interface ChatDeps {
+  conversations: ConversationStore;
+  settings: SettingsStore;
+  readPage: (requestId: string, windowId?: number) => Promise<PageContent>;
+  stream: (config: LlmConfig, request: RouterRequest) => AsyncIterable<StreamEvent>;
+  /** Sends an event to every open sidebar. */
+  emit: (event: BackgroundEvent) => void;
+  now?: () => number;
+  newId?: () => string;
+}
+
+interface Turn {
+  conversationId: string | null;
+  content: string;
+  /** What the model is asked, when it differs from what the user sees. */
+  prompt?: string;
+  page?: PageContent;
+  titleHint: string;
+}
+
+/** Chat turns: stores them, streams the model's answer to the sidebar, and stops or retries it. */
+export class ChatService {
+  private readonly running = new Map<string, AbortController>();
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: ChatDeps) {
+    this.now = deps.now ?? Date.now;
+    this.newId = deps.newId ?? (() => crypto.randomUUID());
+  }
+
+  isStreaming(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
+  async sendMessage(request: SidebarRequestOf<'CHAT_MESSAGE'>): Promise<void> {
+    const { conversationId, content, attachPage, windowId } = request.payload;
+    const settings = await this.requireSettings();
+    const page = attachPage ? await this.deps.readPage(request.requestId, windowId) : undefined;
+    await this.runTurn(settings, request.requestId, { conversationId, content, page, titleHint: content });
+  }
+
+  async summarizePage(request: SidebarRequestOf<'SUMMARIZE_PAGE'>): Promise<void> {
+    const settings = await this.requireSettings();
+    const page = await this.deps.readPage(request.requestId, request.payload.windowId);
+    const title = page.title || page.url;
+    await this.runTurn(settings, request.requestId, {
+      conversationId: request.payload.conversationId,
+      content: `Summarize this page: ${title}`,
+      prompt: SUMMARY_INSTRUCTION,
+      page,
+      titleHint: `Summary: ${title}`,
+    });
+  }
+
+  /** Regenerates an assistant answer: it and everything after it are replaced. */
+  async retry(request: SidebarRequestOf<'RETRY_MESSAGE'>): Promise<void> {
+    const { conversationId, messageId } = request.payload;
+    const settings = await this.requireSettings();
+    this.assertIdle(conversationId);
+    const conversation = await this.requireConversation(conversationId);
+    const target = await this.deps.conversations.getMessage(messageId);
+    if (!target || target.conversationId !== conversationId || target.role !== 'assistant') {
+      throw new JawadError('NOT_FOUND', 'That answer no longer exists.');
+    }
+    await this.deps.conversations.truncateFrom(conversationId, target.createdAt);
+    const assistant = this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings);
+    await this.deps.conversations.addMessage(assistant);
+    this.emit(request.requestId, { phase: 'start', conversation, assistantMessage: publicMessage(assistant), replaces: messageId });
+    await this.generate(settings, conversation, assistant, request.requestId);
+  }
+
+  stop(conversationId: string): boolean {
+    const controller = this.running.get(conversationId);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  stopAll(): void {
+    for (const controller of this.running.values()) controller.abort();
+  }
+
+  private async runTurn(settings: ProviderSettings, requestId: string, turn: Turn): Promise<void> {
+    if (turn.conversationId) this.assertIdle(turn.conversationId);
+    const conversation = turn.conversationId
+      ? await this.requireConversation(turn.conversationId)
+      : await this.deps.conversations.create(this.newId(), turn.titleHint, this.now());
+    const chain = childRequestId(requestId, 'chat');
+    const user: MessageRow = {
+      id: this.newId(),
+      conversationId: conversation.id,
+      role: 'user',
+      content: turn.content,
+      status: 'complete',
+      createdAt: this.now(),
+      requestId: chain,
+      ...(turn.page ? { page: { title: turn.page.title, url: turn.page.url }, pageContext: wrapPageContent(turn.page) } : {}),
+      ...(turn.prompt ? { prompt: turn.prompt } : {}),
+    };
+    await this.deps.conversations.addMessage(user);
+    const assistant = this.assistantRow(conversation.id, chain, settings);
+    await this.deps.conversations.addMessage(assistant);
+    this.emit(requestId, { phase: 'start', conversation, userMessage: publicMessage(user), assistantMessage: publicMessage(assistant) });
+    await this.generate(settings, conversation, assistant, requestId);
+  }
+
+  private assistantRow(conversationId: string, requestId: string, settings: ProviderSettings): MessageRow {
+    // +1 keeps the answer ordered after a user turn stored in the same millisecond.
+    return { id: this.newId(), conversationId, role: 'assistant', content: '', status: 'streaming', createdAt: this.now() + 1, requestId, model: settings.model };
+  }
+
+  private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string): Promise<void> {
+    const controller = new AbortController();
+    this.running.set(conversation.id, controller);
+    const history = (await this.deps.conversations.messages(conversation.id)).filter((row) => row.id !== assistant.id);
+    const journal = new ThrottledSave<string>((content) => this.deps.conversations.updateMessage(assistant.id, { content }));
+    let content = '';
+    let usage: Usage | undefined;
+    let outcome: Pick<MessageRow, 'status' | 'error'> = { status: 'complete' };
+    try {
+      const request: RouterRequest = { messages: toLlmMessages(history), signal: controller.signal };
+      for await (const event of this.deps.stream(settings, request)) {
+        if (event.type === 'text') {
+          content += event.text;
+          this.emit(requestId, { phase: 'delta', conversationId: conversation.id, messageId: assistant.id, text: event.text });
+          journal.push(content);
+        } else if (event.type === 'usage') {
+          usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+        }
+      }
+      if (content.trim() === '') {
+        outcome = { status: 'error', error: { code: 'LLM_ERROR', message: 'The model returned an empty answer. Press Retry, or try another model.' } };
+      }
+    } catch (error) {
+      outcome = error instanceof LlmError && error.kind === 'cancelled'
+        ? { status: 'stopped' }
+        : { status: 'error', error: toErrorPayload(error) };
+    } finally {
+      this.running.delete(conversation.id);
+    }
+    await journal.flush();
+    const final = await this.deps.conversations.updateMessage(assistant.id, { content, ...outcome, ...(usage ? { usage } : {}) });
+    if (final) this.emit(requestId, { phase: 'final', conversationId: conversation.id, message: publicMessage(final) });
+  }
+
+  private emit(requestId: string, payload: Extract<BackgroundEvent, { type: 'CHAT_RESPONSE' }>['payload']): void {
+    this.deps.emit({ type: 'CHAT_RESPONSE', requestId, payload });
+  }
+
+  private async requireSettings(): Promise<ProviderSettings> {
+    const settings = await this.deps.settings.load();
+    if (!settings) throw new JawadError('NOT_CONFIGURED', 'Choose a model provider in Settings first.');
+    return settings;
+  }
+
+  private async requireConversation(id: string): Promise<Conversation> {
+    const conversation = await this.deps.conversations.get(id);
+    if (!conversation) throw new JawadError('NOT_FOUND', 'That conversation no longer exists.');
+    return conversation;
+  }
+
+  private assertIdle(conversationId: string): void {
+    if (this.running.has(conversationId)) {
+      throw new JawadError('EXECUTION_ERROR', 'An answer is still streaming in this conversation. Stop it first.');
+    }
+  }
+}

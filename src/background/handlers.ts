@@ -1,0 +1,84 @@
+import {
+  JawadError,
+  type BackgroundEvent,
+  type SidebarRequestOf,
+  type SidebarRequestType,
+} from '../protocol';
+import { publicMessage, type ConversationStore } from '../db/conversations';
+import { toPublicSettings, type SettingsStore } from '../db/settings';
+import type { ChatService } from './chat/chat-service';
+import type { TestResultPayload } from '../protocol';
+import type { LlmConfig } from './llm/types';
+
+export interface HandlerContext {
+  /** Answers the sidebar that sent the request. */
+  reply: (event: BackgroundEvent) => void;
+  /** Tells every open sidebar (one per window). */
+  broadcast: (event: BackgroundEvent) => void;
+}
+
+export type Handler<T extends SidebarRequestType> = (request: SidebarRequestOf<T>, context: HandlerContext) => Promise<void> | void;
+
+/** One handler per sidebar message type; the compiler refuses a table that misses one. */
+export type HandlerTable = { [T in SidebarRequestType]: Handler<T> };
+
+export interface HandlerDeps {
+  chat: ChatService;
+  conversations: ConversationStore;
+  settings: SettingsStore;
+  testConnection: (config: LlmConfig) => Promise<TestResultPayload>;
+  allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
+}
+
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin }: HandlerDeps): HandlerTable {
+  const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
+    send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
+  };
+
+  return {
+    CHAT_MESSAGE: (request) => chat.sendMessage(request),
+    SUMMARIZE_PAGE: (request) => chat.summarizePage(request),
+    RETRY_MESSAGE: (request) => chat.retry(request),
+    STOP_GENERATION: (request) => {
+      chat.stop(request.payload.conversationId);
+    },
+
+    LIST_CONVERSATIONS: (request, { reply }) => sendConversations(request.requestId, reply),
+    OPEN_CONVERSATION: async (request, { reply }) => {
+      const conversation = await conversations.get(request.payload.conversationId);
+      if (!conversation) throw new JawadError('NOT_FOUND', 'That conversation no longer exists.');
+      const messages = (await conversations.messages(conversation.id)).map(publicMessage);
+      reply({ type: 'CONVERSATION', requestId: request.requestId, payload: { conversation, messages } });
+    },
+    DELETE_CONVERSATION: async (request, { broadcast }) => {
+      chat.stop(request.payload.conversationId);
+      await conversations.delete(request.payload.conversationId);
+      await sendConversations(request.requestId, broadcast);
+    },
+    CLEAR_HISTORY: async (request, { broadcast }) => {
+      chat.stopAll();
+      await conversations.clear();
+      await sendConversations(request.requestId, broadcast);
+    },
+
+    GET_SETTINGS: async (request, { reply }) => {
+      reply({ type: 'SETTINGS', requestId: request.requestId, payload: toPublicSettings(await settings.load()) });
+    },
+    SAVE_SETTINGS: async (request, { broadcast }) => {
+      const saved = await settings.save(request.payload);
+      await allowProviderOrigin(saved.baseUrl);
+      broadcast({ type: 'SETTINGS', requestId: request.requestId, payload: toPublicSettings(saved) });
+    },
+    TEST_CONNECTION: async (request, { reply }) => {
+      const config = await settings.withStoredKey(request.payload);
+      await allowProviderOrigin(config.baseUrl);
+      try {
+        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config) });
+      } finally {
+        await allowProviderOrigin((await settings.load())?.baseUrl ?? config.baseUrl);
+      }
+    },
+
+    PING: () => undefined,
+  };
+}

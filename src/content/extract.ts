@@ -1,0 +1,71 @@
+/**
+ * Turns the live page into markdown for the model: hidden content is dropped first (a page must not
+ * be able to whisper to the model in text the user cannot see), then Readability finds the main
+ * content and Turndown writes it as markdown.
+ */
+import { Readability } from '@mozilla/readability';
+import TurndownService from 'turndown';
+import type { PageContent } from '../protocol/messages';
+
+const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
+
+function isHidden(element: Element): boolean {
+  if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return true;
+  if (typeof element.checkVisibility === 'function') {
+    return !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: false });
+  }
+  const style = getComputedStyle(element);
+  return style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0';
+}
+
+function isClippedAway(element: Element): boolean {
+  const rect = element.getBoundingClientRect();
+  if (rect.width > 1 || rect.height > 1) return false;
+  // A 1×1 (or 0×0) box with overflow hidden is the "visually hidden" trick; real text cannot fit.
+  const style = getComputedStyle(element);
+  return style.overflow === 'hidden' || style.clip !== 'auto' || style.clipPath !== 'none';
+}
+
+/**
+ * Clones the document and removes from the clone every element that is not visible in the page.
+ * The clone is made in one synchronous step, so the live and cloned element lists line up.
+ */
+export function visibleClone(doc: Document): Document {
+  const clone = doc.cloneNode(true) as Document;
+  const live = doc.body ? Array.from(doc.body.getElementsByTagName('*')) : [];
+  const copied = clone.body ? Array.from(clone.body.getElementsByTagName('*')) : [];
+  const doomed: Element[] = [];
+  for (let i = 0; i < live.length && i < copied.length; i++) {
+    const element = live[i]!;
+    if (isHidden(element) || isClippedAway(element)) doomed.push(copied[i]!);
+  }
+  for (const element of doomed) element.remove();
+  clone.querySelectorAll(DROP_TAGS).forEach((element) => element.remove());
+  return clone;
+}
+
+function markdownOf(root: Node): string {
+  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  // Images become their alt text: remote images are not the model's business and URLs waste tokens.
+  turndown.addRule('imageAlt', { filter: 'img', replacement: (_content, node) => {
+    const alt = (node as HTMLImageElement).getAttribute('alt')?.trim();
+    return alt ? `[image: ${alt}]` : '';
+  } });
+  return turndown.turndown(root as HTMLElement).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+export function extractPage(doc: Document, maxChars: number): PageContent {
+  const clone = visibleClone(doc);
+  const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
+  const root = (article?.content as unknown as Node | null | undefined) ?? clone.body;
+  let markdown = root ? markdownOf(root) : '';
+  if (!markdown) markdown = (doc.body?.innerText ?? '').trim();
+  const truncated = markdown.length > maxChars;
+  return {
+    title: (article?.title || doc.title || '').trim(),
+    url: doc.location?.href ?? '',
+    markdown: truncated ? markdown.slice(0, maxChars) : markdown,
+    truncated,
+    ...(doc.documentElement.lang ? { lang: doc.documentElement.lang } : {}),
+  };
+}

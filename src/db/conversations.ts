@@ -1,0 +1,91 @@
+import type { Conversation, StoredMessage } from '../protocol';
+import type { JawadDatabase, MessageRow } from './database';
+
+const TITLE_CHARS = 60;
+
+export function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line || 'New conversation';
+}
+
+/** Conversations and their messages. All writes go through here. */
+export class ConversationStore {
+  constructor(private readonly db: JawadDatabase) {}
+
+  async create(id: string, title: string, now = Date.now()): Promise<Conversation> {
+    const conversation: Conversation = { id, title: titleFrom(title), createdAt: now, updatedAt: now };
+    await this.db.conversations.add(conversation);
+    return conversation;
+  }
+
+  get(id: string): Promise<Conversation | undefined> {
+    return this.db.conversations.get(id);
+  }
+
+  /** Newest first. */
+  list(limit = 200): Promise<Conversation[]> {
+    return this.db.conversations.orderBy('updatedAt').reverse().limit(limit).toArray();
+  }
+
+  messages(conversationId: string): Promise<MessageRow[]> {
+    return this.db.messages
+      .where('[conversationId+createdAt]')
+      .between([conversationId, -Infinity], [conversationId, Infinity])
+      .toArray();
+  }
+
+  async addMessage(message: MessageRow): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.add(message);
+      await this.db.conversations.update(message.conversationId, { updatedAt: message.createdAt });
+    });
+  }
+
+  async updateMessage(id: string, changes: Partial<Omit<MessageRow, 'id' | 'conversationId'>>): Promise<MessageRow | undefined> {
+    await this.db.messages.update(id, changes);
+    return this.db.messages.get(id);
+  }
+
+  getMessage(id: string): Promise<MessageRow | undefined> {
+    return this.db.messages.get(id);
+  }
+
+  /** Removes the given message and everything after it in its conversation (used by retry). */
+  async truncateFrom(conversationId: string, createdAt: number): Promise<void> {
+    await this.db.messages
+      .where('[conversationId+createdAt]')
+      .between([conversationId, createdAt], [conversationId, Infinity], true, true)
+      .delete();
+  }
+
+  async delete(conversationId: string): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.where('conversationId').equals(conversationId).delete();
+      await this.db.conversations.delete(conversationId);
+    });
+  }
+
+  async clear(): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.clear();
+      await this.db.conversations.clear();
+    });
+  }
+
+  /**
+   * Run at background start: a reply still marked "streaming" was cut off when the browser stopped
+   * the previous background. Its partial text stays; it is marked interrupted so the user can retry.
+   */
+  async markInterrupted(): Promise<number> {
+    return this.db.messages.where('status').equals('streaming').modify({
+      status: 'interrupted',
+      error: { code: 'EXECUTION_ERROR', message: 'Interrupted: the browser stopped Jawad’s background while this answer was streaming. Press Retry.' },
+    });
+  }
+}
+
+/** What the sidebar may see of a stored message (the attached page text stays in the background). */
+export function publicMessage(row: MessageRow): StoredMessage {
+  const { pageContext: _pageContext, prompt: _prompt, ...message } = row;
+  return message;
+}

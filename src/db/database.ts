@@ -1,0 +1,45 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { Conversation, ProviderSettings, StoredMessage } from '../protocol';
+
+/**
+ * A stored message plus what only the background needs: the page text that was attached (so later
+ * turns keep the context) and the exact prompt when it differs from what the user sees.
+ */
+export interface MessageRow extends StoredMessage {
+  pageContext?: string;
+  prompt?: string;
+}
+
+export interface SettingsRow {
+  key: 'provider';
+  value: ProviderSettings;
+}
+
+/**
+ * The extension's IndexedDB. It lives in the extension's own origin, so content scripts (which run
+ * in the page's origin) cannot open it: that is why the API key is kept here and not in
+ * storage.local, which content scripts can read.
+ *
+ * Schema changes: add a new `this.version(n)` block below the last one; never edit an old one.
+ */
+export class JawadDatabase extends Dexie {
+  conversations!: EntityTable<Conversation, 'id'>;
+  messages!: EntityTable<MessageRow, 'id'>;
+  settings!: EntityTable<SettingsRow, 'key'>;
+
+  constructor(name = 'jawad') {
+    super(name);
+    this.version(1).stores({
+      conversations: 'id, updatedAt',
+      messages: 'id, conversationId, [conversationId+createdAt], status',
+      settings: 'key',
+    });
+  }
+}
+
+let shared: JawadDatabase | undefined;
+
+export function database(): JawadDatabase {
+  shared ??= new JawadDatabase();
+  return shared;
+}

@@ -1,0 +1,29 @@
+/**
+ * The one place that knows which browser this build is for. Vite replaces `import.meta.env.MODE`
+ * at build time, so each build carries only its own browser's half.
+ */
+import * as chromium from './make-chromium-happy';
+import * as firefox from './make-firefox-happy';
+
+export const BROWSER: 'chromium' | 'firefox' = import.meta.env.MODE === 'firefox' ? 'firefox' : 'chromium';
+
+/** Start-up wiring that differs per browser: how the toolbar button opens the panel, header rewriting. */
+export function installBrowserHooks(): void {
+  if (BROWSER === 'firefox') {
+    firefox.installOriginRewrite();
+    firefox.setUpPanelOpening();
+  } else {
+    chromium.setUpPanelOpening();
+  }
+}
+
+export function allowProviderOrigin(baseUrl: string | undefined): Promise<void> {
+  return BROWSER === 'firefox' ? firefox.allowProviderOrigin(baseUrl) : chromium.allowProviderOrigin(baseUrl);
+}
+
+/** Opens the sidebar / side panel. Call synchronously from a click handler. */
+export function openPanel(windowId: number): Promise<void> {
+  return BROWSER === 'firefox' ? firefox.openPanel() : chromium.openPanel(windowId);
+}
+
+export const PANEL_NAME = BROWSER === 'firefox' ? 'sidebar' : 'side panel';

@@ -1,0 +1,64 @@
+import * as z from 'zod/mini';
+
+/** The standard error codes every context uses (spec "Protocol"; seed 002). */
+export const ERROR_CODES = [
+  'UNKNOWN_MESSAGE_TYPE',
+  'VALIDATION_ERROR',
+  'TOOL_NOT_FOUND',
+  'TIMEOUT',
+  'EXECUTION_ERROR',
+  'REGISTRY_NOT_READY',
+  'PERMISSION_DENIED',
+  'STALE_REF',
+  'NOT_VISIBLE',
+  'COVERED',
+  'LLM_ERROR',
+  'NOT_CONFIGURED',
+  'PAGE_UNREADABLE',
+  'CANCELLED',
+  'NOT_FOUND',
+] as const;
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorPayload = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  details: z.optional(z.unknown()),
+});
+export type ErrorPayload = z.infer<typeof ErrorPayload>;
+
+/** An error that already carries a standard code and a message fit to show a user. */
+export class JawadError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'JawadError';
+  }
+
+  toPayload(): ErrorPayload {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Turns anything thrown into a payload; unknown throwables become EXECUTION_ERROR. */
+export function toErrorPayload(error: unknown): ErrorPayload {
+  if (error instanceof JawadError) return error.toPayload();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'EXECUTION_ERROR', message: message || 'Something went wrong.' };
+}
+
+/** Summarises zod issues as plain JSON (ZodError itself does not survive messaging). */
+export interface ValidationIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+export function validationDetails(error: { issues: ValidationIssue[] }): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }));
+}

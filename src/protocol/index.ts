@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './messages';
+export * from './parse';
+export * from './request-id';
+export * from './settings';

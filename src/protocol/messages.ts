@@ -1,0 +1,150 @@
+/**
+ * Every message that crosses a context boundary, as a zod schema. Types are inferred from the
+ * schemas; receivers validate with `parseSidebarRequest` & co. and never trust the sender's shape.
+ */
+import * as z from 'zod/mini';
+import { ErrorPayload } from './errors';
+import { REQUEST_ID_PATTERN } from './request-id';
+import { ProviderSettings, PublicSettings } from './settings';
+
+const RequestId = z.string().check(z.regex(REQUEST_ID_PATTERN, 'requestId must be a request-id chain like user-1a2b3c4d'));
+const Id = z.string().check(z.minLength(1), z.maxLength(100));
+const WindowId = z.optional(z.int());
+
+function message<T extends string, P extends z.ZodMiniType>(type: T, payload: P) {
+  return z.object({ type: z.literal(type), requestId: RequestId, payload });
+}
+const Empty = z._default(z.object({}), {});
+const NewOrExisting = z._default(z.nullable(Id), null);
+
+// ---- Shared records -------------------------------------------------------------------------
+
+export const Usage = z.object({
+  inputTokens: z.int().check(z.nonnegative()),
+  outputTokens: z.int().check(z.nonnegative()),
+});
+export type Usage = z.infer<typeof Usage>;
+
+/** complete: the model finished · streaming: in flight · stopped: the user pressed stop ·
+ *  interrupted: the background went away mid-answer · error: the provider or network failed. */
+export const MessageStatus = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const PageRef = z.object({ title: z.string(), url: z.string() });
+export type PageRef = z.infer<typeof PageRef>;
+
+export const StoredMessage = z.object({
+  id: Id,
+  conversationId: Id,
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  status: MessageStatus,
+  createdAt: z.number(),
+  requestId: z.string(),
+  usage: z.optional(Usage),
+  error: z.optional(ErrorPayload),
+  /** The page attached as context (user turns) or summarised (assistant turns). */
+  page: z.optional(PageRef),
+  /** The model that wrote an assistant turn. */
+  model: z.optional(z.string()),
+});
+export type StoredMessage = z.infer<typeof StoredMessage>;
+
+export const Conversation = z.object({
+  id: Id,
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+// ---- Sidebar → background (over the Port) ----------------------------------------------------
+
+export const MAX_CHAT_CHARS = 100_000;
+
+export const SidebarRequest = z.discriminatedUnion('type', [
+  message('CHAT_MESSAGE', z.object({
+    conversationId: NewOrExisting,
+    content: z.string().check(z.trim(), z.minLength(1, 'Type a message first'), z.maxLength(MAX_CHAT_CHARS)),
+    attachPage: z._default(z.boolean(), false),
+    windowId: WindowId,
+  })),
+  message('SUMMARIZE_PAGE', z.object({ conversationId: NewOrExisting, windowId: WindowId })),
+  message('STOP_GENERATION', z.object({ conversationId: Id })),
+  message('RETRY_MESSAGE', z.object({ conversationId: Id, messageId: Id })),
+  message('LIST_CONVERSATIONS', Empty),
+  message('OPEN_CONVERSATION', z.object({ conversationId: Id })),
+  message('DELETE_CONVERSATION', z.object({ conversationId: Id })),
+  message('CLEAR_HISTORY', Empty),
+  message('GET_SETTINGS', Empty),
+  message('SAVE_SETTINGS', ProviderSettings),
+  message('TEST_CONNECTION', ProviderSettings),
+  /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
+  message('PING', Empty),
+]);
+export type SidebarRequest = z.infer<typeof SidebarRequest>;
+export type SidebarRequestType = SidebarRequest['type'];
+export type SidebarRequestOf<T extends SidebarRequestType> = Extract<SidebarRequest, { type: T }>;
+
+// ---- Background → sidebar -------------------------------------------------------------------
+
+export const ChatResponsePayload = z.discriminatedUnion('phase', [
+  z.object({
+    phase: z.literal('start'),
+    conversation: Conversation,
+    userMessage: z.optional(StoredMessage),
+    assistantMessage: StoredMessage,
+    /** Set by a retry: this answer, and everything after it, is replaced. */
+    replaces: z.optional(Id),
+  }),
+  z.object({ phase: z.literal('delta'), conversationId: Id, messageId: Id, text: z.string() }),
+  z.object({ phase: z.literal('final'), conversationId: Id, message: StoredMessage }),
+]);
+export type ChatResponsePayload = z.infer<typeof ChatResponsePayload>;
+
+export const TestResultPayload = z.object({
+  success: z.boolean(),
+  error: z.optional(z.string()),
+  /** Models the server lists, when it lists them. */
+  models: z.optional(z.array(z.string())),
+  latencyMs: z.optional(z.number()),
+});
+export type TestResultPayload = z.infer<typeof TestResultPayload>;
+
+export const BackgroundEvent = z.discriminatedUnion('type', [
+  message('CHAT_RESPONSE', ChatResponsePayload),
+  message('CONVERSATION', z.object({ conversation: Conversation, messages: z.array(StoredMessage) })),
+  message('CONVERSATIONS', z.object({ conversations: z.array(Conversation) })),
+  message('SETTINGS', z.nullable(PublicSettings)),
+  message('TEST_RESULT', TestResultPayload),
+  message('ERROR', ErrorPayload),
+]);
+export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
+export type BackgroundEventType = BackgroundEvent['type'];
+export type BackgroundEventOf<T extends BackgroundEventType> = Extract<BackgroundEvent, { type: T }>;
+
+// ---- Background → content script ------------------------------------------------------------
+
+export const PageContent = z.object({
+  title: z.string(),
+  url: z.string(),
+  markdown: z.string(),
+  /** True when the page was longer than what a prompt can carry and was cut. */
+  truncated: z.boolean(),
+  lang: z.optional(z.string()),
+});
+export type PageContent = z.infer<typeof PageContent>;
+
+export const ContentRequest = z.discriminatedUnion('type', [
+  message('READ_PAGE', z.object({ maxChars: z._default(z.int().check(z.positive()), 60_000) })),
+]);
+export type ContentRequest = z.infer<typeof ContentRequest>;
+
+export const ContentReply = z.union([
+  z.object({ ok: z.literal(true), data: PageContent }),
+  z.object({ ok: z.literal(false), error: ErrorPayload }),
+]);
+export type ContentReply = z.infer<typeof ContentReply>;
+
+/** The name the sidebar gives its Port; the background refuses any other. */
+export const SIDEBAR_PORT_NAME = 'jawad-sidebar';

@@ -1,0 +1,105 @@
+import * as z from 'zod/mini';
+
+export const PROVIDER_IDS = [
+  'openai',
+  'openrouter',
+  'ollama',
+  'lmstudio',
+  'llamacpp',
+  'gemini',
+  'anthropic',
+  'custom',
+] as const;
+export const ProviderId = z.enum(PROVIDER_IDS);
+export type ProviderId = z.infer<typeof ProviderId>;
+
+export type WireFormat = 'openai' | 'anthropic';
+
+export interface ProviderPreset {
+  id: ProviderId;
+  label: string;
+  baseUrl: string;
+  defaultModel: string;
+  wire: WireFormat;
+  needsKey: boolean;
+  /** Shown under the fields: how to get going with this provider. */
+  hint: string;
+}
+
+export const PROVIDER_PRESETS: Record<ProviderId, ProviderPreset> = {
+  openai: {
+    id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini',
+    wire: 'openai', needsKey: true, hint: 'Create a key at platform.openai.com → API keys.',
+  },
+  openrouter: {
+    id: 'openrouter', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1',
+    defaultModel: 'openai/gpt-4o-mini', wire: 'openai', needsKey: true,
+    hint: 'One key for hundreds of models: openrouter.ai/keys.',
+  },
+  ollama: {
+    id: 'ollama', label: 'Ollama (local)', baseUrl: 'http://localhost:11434/v1', defaultModel: 'llama3.1',
+    wire: 'openai', needsKey: false,
+    hint: 'Runs on your machine. No OLLAMA_ORIGINS setup needed: Jawad handles the Origin header.',
+  },
+  lmstudio: {
+    id: 'lmstudio', label: 'LM Studio (local)', baseUrl: 'http://localhost:1234/v1', defaultModel: 'local-model',
+    wire: 'openai', needsKey: false, hint: 'Start the server in LM Studio’s Developer tab.',
+  },
+  llamacpp: {
+    id: 'llamacpp', label: 'llama.cpp server (local)', baseUrl: 'http://localhost:8080/v1', defaultModel: 'default',
+    wire: 'openai', needsKey: false, hint: 'Run llama-server; add --jinja for tool calls.',
+  },
+  gemini: {
+    id: 'gemini', label: 'Google Gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    defaultModel: 'gemini-2.0-flash', wire: 'openai', needsKey: true,
+    hint: 'Uses Gemini’s OpenAI-compatible endpoint. Key from aistudio.google.com.',
+  },
+  anthropic: {
+    id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com/v1',
+    defaultModel: 'claude-3-5-haiku-latest', wire: 'anthropic', needsKey: true,
+    hint: 'Key from console.anthropic.com.',
+  },
+  custom: {
+    id: 'custom', label: 'Custom (OpenAI-compatible)', baseUrl: 'http://localhost:8000/v1', defaultModel: '',
+    wire: 'openai', needsKey: false, hint: 'Any server that speaks /v1/chat/completions.',
+  },
+};
+
+const HttpUrl = z.url('Enter a full URL such as http://localhost:11434/v1').check(
+  z.trim(),
+  z.refine((value) => /^https?:\/\//i.test(value), 'The base URL must start with http:// or https://'),
+);
+
+/** Everything the user configures about the model; the API key travels only to the background. */
+export const ProviderSettings = z.object({
+  provider: ProviderId,
+  baseUrl: HttpUrl,
+  model: z.string().check(z.trim(), z.minLength(1, 'Choose a model name'), z.maxLength(200)),
+  apiKey: z.optional(z.string().check(z.maxLength(500))),
+  temperature: z.optional(z.number().check(z.minimum(0), z.maximum(2))),
+  maxTokens: z.optional(z.int().check(z.minimum(1), z.maximum(200_000))),
+  /** How long to wait for the provider's first byte, and then between bytes. */
+  timeoutSeconds: z._default(z.number().check(z.minimum(1, 'The timeout is at least 1 s'), z.maximum(600, 'The timeout is at most 600 s')), 60),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettings>;
+
+/** What the sidebar may see of saved settings: never the key itself. */
+export const PublicSettings = z.extend(z.omit(ProviderSettings, { apiKey: true }), {
+  hasApiKey: z.boolean(),
+  apiKeyHint: z.optional(z.string()),
+});
+export type PublicSettings = z.infer<typeof PublicSettings>;
+
+/** SAVE_SETTINGS: an omitted apiKey keeps the stored one, an empty string removes it. */
+export const SettingsUpdate = ProviderSettings;
+export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
+
+export function defaultSettingsFor(provider: ProviderId): ProviderSettings {
+  const preset = PROVIDER_PRESETS[provider];
+  return { provider, baseUrl: preset.baseUrl, model: preset.defaultModel, timeoutSeconds: 60 };
+}
+
+export function keyHint(apiKey: string | undefined): string | undefined {
+  if (!apiKey) return undefined;
+  return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
+}

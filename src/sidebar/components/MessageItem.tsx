@@ -1,0 +1,57 @@
+import type { StoredMessage } from '../../protocol';
+import { retry } from '../store';
+import { Markdown } from './Markdown';
+
+const STATUS_TEXT: Partial<Record<StoredMessage['status'], string>> = {
+  stopped: 'Stopped.',
+  interrupted: 'Interrupted.',
+};
+
+function PageChip({ page }: { page: NonNullable<StoredMessage['page']> }) {
+  return (
+    <a class="page-chip" href={page.url} target="_blank" rel="noopener noreferrer" title={page.url}>
+      📄 {page.title || page.url}
+    </a>
+  );
+}
+
+function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
+  return (
+    <span class="usage" title="Tokens used by this reply">
+      {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out tokens
+    </span>
+  );
+}
+
+export function MessageItem({ message, canRetry }: { message: StoredMessage; canRetry: boolean }) {
+  const isUser = message.role === 'user';
+  return (
+    <article
+      class={`message ${message.role} ${message.status}`}
+      data-status={message.status}
+      data-message-id={message.id}
+      aria-busy={message.status === 'streaming'}
+      aria-label={isUser ? 'You said' : 'Jawad answered'}
+    >
+      {message.page && <PageChip page={message.page} />}
+      {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
+      {message.status === 'streaming' && message.content === '' && <p class="thinking">Thinking…</p>}
+      {!isUser && (
+        <footer class="message-footer">
+          {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
+          {message.usage && <Usage usage={message.usage} />}
+          {canRetry && message.status !== 'streaming' && (
+            <button type="button" class="link-button" onClick={() => retry(message.id)}>
+              Retry
+            </button>
+          )}
+        </footer>
+      )}
+      {message.error && message.status !== 'stopped' && (
+        <p class="message-error" role="alert">
+          {message.error.message}
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,121 @@
+import browser, { type Runtime } from 'webextension-polyfill';
+import {
+  newRequestId,
+  parseBackgroundEvent,
+  SIDEBAR_PORT_NAME,
+  type BackgroundEvent,
+  type SidebarRequest,
+  type SidebarRequestType,
+} from '../protocol';
+
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
+
+/** A request as the UI writes it: the client adds the requestId. */
+export type Outgoing = { [T in SidebarRequestType]: Omit<Extract<SidebarRequest, { type: T }>, 'requestId'> & { requestId?: string } }[SidebarRequestType];
+
+export interface PortClientOptions {
+  onEvent: (event: BackgroundEvent) => void;
+  onState: (state: ConnectionState) => void;
+  /** Called after every (re)connect, to resync state the background may have lost. */
+  onConnected: () => void;
+  /** Reports events the background sent that failed validation (a bug, never silent). */
+  onInvalidEvent?: (error: unknown) => void;
+  connect?: () => Runtime.Port;
+}
+
+const KEEPALIVE_MS = 20_000;
+const MAX_BACKOFF_MS = 2_000;
+
+/**
+ * The sidebar's end of the long-lived Port. When the browser stops the background (Chrome's idle
+ * service worker, Firefox's event page) the Port disconnects; this reconnects at once, which wakes
+ * the background, and resends whatever was queued meanwhile — nothing the user sends is dropped.
+ */
+export class PortClient {
+  private port: Runtime.Port | undefined;
+  private readonly outbox: SidebarRequest[] = [];
+  private attempts = 0;
+  private keepalive: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: PortClientOptions) {}
+
+  start(): void {
+    this.options.onState('connecting');
+    this.open();
+  }
+
+  /** Sends now, or queues until the Port is back. Returns the requestId. */
+  send(message: Outgoing): string {
+    const request = { ...message, requestId: message.requestId ?? newRequestId() } as SidebarRequest;
+    if (this.port) this.post(request);
+    else this.outbox.push(request);
+    return request.requestId;
+  }
+
+  /** Pings while an answer streams: Chrome stops a service worker that hears nothing for 30 s. */
+  setKeepalive(active: boolean): void {
+    if (active && this.keepalive === undefined) {
+      this.keepalive = setInterval(() => this.send({ type: 'PING', payload: {} }), KEEPALIVE_MS);
+    } else if (!active && this.keepalive !== undefined) {
+      clearInterval(this.keepalive);
+      this.keepalive = undefined;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.setKeepalive(false);
+    this.port?.disconnect();
+  }
+
+  private open(): void {
+    let port: Runtime.Port;
+    try {
+      port = this.options.connect ? this.options.connect() : browser.runtime.connect({ name: SIDEBAR_PORT_NAME });
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.port = port;
+    port.onMessage.addListener((raw: unknown) => this.receive(raw));
+    port.onDisconnect.addListener(() => {
+      if (this.port === port) this.port = undefined;
+      if (!this.closed) this.scheduleReconnect();
+    });
+    this.attempts = 0;
+    this.options.onState('connected');
+    this.options.onConnected();
+    for (const request of this.outbox.splice(0)) this.post(request);
+  }
+
+  private post(request: SidebarRequest): void {
+    try {
+      this.port!.postMessage(request);
+    } catch {
+      // The Port died under us: keep the message and reconnect.
+      this.outbox.unshift(request);
+      this.port = undefined;
+      this.scheduleReconnect();
+    }
+  }
+
+  private receive(raw: unknown): void {
+    let event: BackgroundEvent;
+    try {
+      event = parseBackgroundEvent(raw);
+    } catch (error) {
+      this.options.onInvalidEvent?.(error);
+      return;
+    }
+    this.options.onEvent(event);
+  }
+
+  private scheduleReconnect(): void {
+    this.options.onState('reconnecting');
+    const delay = Math.min(MAX_BACKOFF_MS, 50 * 2 ** this.attempts++);
+    setTimeout(() => {
+      if (!this.closed && !this.port) this.open();
+    }, delay);
+  }
+}

@@ -1,0 +1,64 @@
+import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
+
+type Target = 'chrome' | 'firefox';
+
+function manifestFor(target: Target): ManifestV3Export {
+  return JSON.parse(readFileSync(resolve(import.meta.dirname, `manifest.${target}.json`), 'utf8')) as ManifestV3Export;
+}
+
+/**
+ * crxjs lists every `?script` file under web_accessible_resources, which would let any web page
+ * detect Jawad by fetching it; scripting.executeScript does not need that. It also leaves the ES
+ * module twin of each IIFE script in assets/, which nothing loads. This removes both.
+ */
+function keepOnDemandScriptsPrivate(outDir: string): Plugin {
+  return {
+    name: 'jawad:keep-on-demand-scripts-private',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (/^assets\/[\w-]+\.iife\.ts-[\w-]+\.js$/.test(fileName)) delete bundle[fileName];
+      }
+    },
+    // crxjs writes the final manifest after its IIFE sub-build, so this edits the written file.
+    closeBundle() {
+      const path = resolve(outDir, 'manifest.json');
+      if (!existsSync(path)) return;
+      const manifest = JSON.parse(readFileSync(path, 'utf8')) as { web_accessible_resources?: Array<{ resources: string[] }> };
+      const kept = (manifest.web_accessible_resources ?? [])
+        .map((entry) => ({ ...entry, resources: entry.resources.filter((r) => !r.endsWith('.iife.js')) }))
+        .filter((entry) => entry.resources.length > 0);
+      if (kept.length > 0) manifest.web_accessible_resources = kept;
+      else delete manifest.web_accessible_resources;
+      writeFileSync(path, JSON.stringify(manifest, null, 2));
+    },
+  };
+}
+
+/** `vite build --mode chrome|firefox`: one source, one output folder per browser. */
+export default defineConfig(({ mode }) => {
+  if (mode !== 'chrome' && mode !== 'firefox') throw new Error(`Build with --mode chrome or --mode firefox (got "${mode}")`);
+  const target: Target = mode;
+  return {
+    plugins: [crx({ manifest: manifestFor(target), browser: target }), keepOnDemandScriptsPrivate(resolve(import.meta.dirname, `dist/${target}`))],
+    build: {
+      outDir: `dist/${target}`,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      rollupOptions: {
+        // crxjs does not know `sidebar_action.default_panel`; without these inputs the Firefox
+        // build silently ships no sidebar. The welcome page opens the panel from a click.
+        input: {
+          sidebar: resolve(import.meta.dirname, 'src/sidebar/index.html'),
+          welcome: resolve(import.meta.dirname, 'src/welcome/index.html'),
+        },
+      },
+    },
+    server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
+    legacy: { skipWebSocketTokenCheck: true },
+  };
+});
