@@ -20,6 +20,9 @@ function isHidden(element: Element): boolean {
 
 function isClippedAway(element: Element): boolean {
   const rect = element.getBoundingClientRect();
+  const view = element.ownerDocument.defaultView;
+  // Pushed out of the page (left: -10000px and friends): no scrolling brings it into view.
+  if (rect.right + (view?.scrollX ?? 0) <= 0 || rect.bottom + (view?.scrollY ?? 0) <= 0) return true;
   if (rect.width > 1 || rect.height > 1) return false;
   // A 1×1 (or 0×0) box with overflow hidden is the "visually hidden" trick; real text cannot fit.
   const style = getComputedStyle(element);

@@ -499,6 +499,9 @@ async function playSse(res: ServerResponse, steps: SseStep[], delayMs = 0): Prom
   res.flushHeaders();
   for (const step of steps) {
     if (step.type === 'cut') {
+      // Give the client a moment to read what was sent: a reset can make the kernel drop
+      // received-but-unread bytes, which would make the test about TCP, not about Jawad.
+      await sleep(50);
       res.socket?.destroy();
       return;
     }

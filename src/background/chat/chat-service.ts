@@ -78,17 +78,22 @@ export class ChatService {
   async retry(request: SidebarRequestOf<'RETRY_MESSAGE'>): Promise<void> {
     const { conversationId, messageId } = request.payload;
     const settings = await this.requireSettings();
-    this.assertIdle(conversationId);
-    const conversation = await this.requireConversation(conversationId);
-    const target = await this.deps.conversations.getMessage(messageId);
-    if (!target || target.conversationId !== conversationId || target.role !== 'assistant') {
-      throw new JawadError('NOT_FOUND', 'That answer no longer exists.');
+    const controller = this.reserve(conversationId);
+    try {
+      const conversation = await this.requireConversation(conversationId);
+      const target = await this.deps.conversations.getMessage(messageId);
+      if (!target || target.conversationId !== conversationId || target.role !== 'assistant') {
+        throw new JawadError('NOT_FOUND', 'That answer no longer exists.');
+      }
+      await this.deps.conversations.truncateFrom(conversationId, target.createdAt);
+      const assistant = this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings);
+      await this.deps.conversations.addMessage(assistant);
+      const current = { ...conversation, updatedAt: assistant.createdAt };
+      this.emit(request.requestId, { phase: 'start', conversation: current, assistantMessage: publicMessage(assistant), replaces: messageId });
+      await this.generate(settings, conversation, assistant, request.requestId, controller);
+    } finally {
+      this.release(conversationId, controller);
     }
-    await this.deps.conversations.truncateFrom(conversationId, target.createdAt);
-    const assistant = this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings);
-    await this.deps.conversations.addMessage(assistant);
-    this.emit(request.requestId, { phase: 'start', conversation, assistantMessage: publicMessage(assistant), replaces: messageId });
-    await this.generate(settings, conversation, assistant, request.requestId);
   }
 
   stop(conversationId: string): boolean {
@@ -102,7 +107,32 @@ export class ChatService {
   }
 
   private async runTurn(settings: ProviderSettings, requestId: string, turn: Turn): Promise<void> {
-    if (turn.conversationId) this.assertIdle(turn.conversationId);
+    const controller = this.reserve(turn.conversationId);
+    try {
+      await this.startTurn(settings, requestId, turn, controller);
+    } finally {
+      this.release(turn.conversationId, controller);
+    }
+  }
+
+  /**
+   * Claims a conversation before the first await, so two requests racing for the same conversation
+   * cannot both pass the check (the loser's stream would run on with no way to stop it).
+   */
+  private reserve(conversationId: string | null): AbortController {
+    const controller = new AbortController();
+    if (conversationId) {
+      this.assertIdle(conversationId);
+      this.running.set(conversationId, controller);
+    }
+    return controller;
+  }
+
+  private release(conversationId: string | null, controller: AbortController): void {
+    if (conversationId && this.running.get(conversationId) === controller) this.running.delete(conversationId);
+  }
+
+  private async startTurn(settings: ProviderSettings, requestId: string, turn: Turn, controller: AbortController): Promise<void> {
     const conversation = turn.conversationId
       ? await this.requireConversation(turn.conversationId)
       : await this.deps.conversations.create(this.newId(), turn.titleHint, this.now());
@@ -121,8 +151,10 @@ export class ChatService {
     await this.deps.conversations.addMessage(user);
     const assistant = this.assistantRow(conversation.id, chain, settings);
     await this.deps.conversations.addMessage(assistant);
-    this.emit(requestId, { phase: 'start', conversation, userMessage: publicMessage(user), assistantMessage: publicMessage(assistant) });
-    await this.generate(settings, conversation, assistant, requestId);
+    // addMessage moved updatedAt forward; the sidebar sorts its history by it.
+    const current = { ...conversation, updatedAt: assistant.createdAt };
+    this.emit(requestId, { phase: 'start', conversation: current, userMessage: publicMessage(user), assistantMessage: publicMessage(assistant) });
+    await this.generate(settings, conversation, assistant, requestId, controller);
   }
 
   private assistantRow(conversationId: string, requestId: string, settings: ProviderSettings): MessageRow {
@@ -130,8 +162,7 @@ export class ChatService {
     return { id: this.newId(), conversationId, role: 'assistant', content: '', status: 'streaming', createdAt: this.now() + 1, requestId, model: settings.model };
   }
 
-  private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string): Promise<void> {
-    const controller = new AbortController();
+  private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string, controller: AbortController): Promise<void> {
     this.running.set(conversation.id, controller);
     const history = (await this.deps.conversations.messages(conversation.id)).filter((row) => row.id !== assistant.id);
     const journal = new ThrottledSave<string>((content) => this.deps.conversations.updateMessage(assistant.id, { content }));
@@ -157,7 +188,7 @@ export class ChatService {
         ? { status: 'stopped' }
         : { status: 'error', error: toErrorPayload(error) };
     } finally {
-      this.running.delete(conversation.id);
+      if (this.running.get(conversation.id) === controller) this.running.delete(conversation.id);
     }
     await journal.flush();
     const final = await this.deps.conversations.updateMessage(assistant.id, { content, ...outcome, ...(usage ? { usage } : {}) });

@@ -63,6 +63,8 @@ export function errorTextOf(body: string): string {
 
 function looksLikeMissingModel(status: number, text: string): boolean {
   if (status !== 404 && status !== 400) return false;
+  // Anthropic's not_found_error reads just "model: <name>".
+  if (status === 404 && /^model:\s*\S+$/i.test(text)) return true;
   return /model/i.test(text) && /(not[ _]found|does not exist|no such|unknown|not available|invalid model)/i.test(text);
 }
 

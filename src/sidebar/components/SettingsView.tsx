@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import {
   defaultSettingsFor,
   PROVIDER_IDS,
@@ -51,7 +51,13 @@ export function SettingsView() {
   const [form, setForm] = useState<Form>(() => formFrom(saved));
   const [errors, setErrors] = useState<string[]>([]);
   const [savedNote, setSavedNote] = useState(false);
-  useEffect(() => setForm(formFrom(saved)), [saved]);
+  // Reset the form when the saved settings change (loaded, or saved from another window) — during
+  // render, not in an effect: an effect runs after paint and would wipe what the user typed since.
+  const [formSource, setFormSource] = useState(saved);
+  if (saved !== formSource) {
+    setFormSource(saved);
+    setForm(formFrom(saved));
+  }
 
   const preset = PROVIDER_PRESETS[form.provider];
   const update = (changes: Partial<Form>) => {

@@ -1,0 +1,162 @@
+/**
+ * The core promise, in real browsers: configure a provider in the real sidebar, chat with a
+ * streamed answer, summarize a page, and keep the conversation through provider failures.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { startProviderServer, type ProviderServer } from '../support/provider-server';
+import { browsersUnderTest, launchJawad, type JawadBrowser } from './support/extension-browser';
+import { backToChat, configureProvider, markAnswersSeen, messages, sendMessage, waitForAnswer } from './support/flows';
+
+for (const browserName of browsersUnderTest()) {
+  describe(`chat in ${browserName}`, () => {
+    let jawad: JawadBrowser;
+    let provider: ProviderServer;
+    let fixtures: FixtureServer;
+
+    beforeAll(async () => {
+      provider = await startProviderServer();
+      fixtures = await startFixtureServer();
+      jawad = await launchJawad(browserName);
+      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 3 });
+      await backToChat(jawad.sidebar);
+    });
+    afterAll(async () => {
+      await jawad?.close();
+      await provider?.close();
+      await fixtures?.close();
+    });
+    beforeEach(() => provider.reset());
+
+    it('streams a markdown answer into the sidebar and shows token usage', async () => {
+      provider.enqueue({ kind: 'openai-stream', chunks: ['The **Severn** ', 'has a ', 'huge tidal ', 'range.'], usage: { prompt_tokens: 31, completion_tokens: 9 }, delayMs: 60 });
+      await jawad.sidebar.eval((win) => {
+        const seen: number[] = [];
+        (win as unknown as { __lengths: number[] }).__lengths = seen;
+        new win.MutationObserver(() => {
+          const answers = win.document.querySelectorAll('article.message.assistant .markdown');
+          const last = answers[answers.length - 1] as HTMLElement | undefined;
+          if (last) seen.push(last.innerText.length);
+        }).observe(win.document.body, { subtree: true, childList: true, characterData: true });
+      }, null);
+
+      await sendMessage(jawad.sidebar, 'Tell me about the Severn');
+      const answer = await waitForAnswer(jawad.sidebar);
+
+      expect(answer.status).toBe('complete');
+      expect(answer.text).toBe('The Severn has a huge tidal range.');
+      expect(answer.html).toContain('<strong>Severn</strong>');
+      const lengths = await jawad.sidebar.eval((win) => (win as unknown as { __lengths: number[] }).__lengths, null);
+      expect(new Set(lengths.filter((n) => n > 0 && n < answer.text.length)).size).toBeGreaterThanOrEqual(2);
+      expect(await jawad.sidebar.text('.usage')).toContain('31 in · 9 out tokens');
+
+      const [request] = provider.requests.filter((r) => r.path === '/v1/chat/completions');
+      const body = request!.json as { stream: boolean; messages: Array<{ role: string; content: string }> };
+      expect(body.stream).toBe(true);
+      expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'Tell me about the Severn' });
+    });
+
+    it('renders hostile markdown inertly: no script, no javascript: link, no auto-loaded image', async () => {
+      const tracker = `${fixtures.url}/track.png?leak=secret`;
+      provider.enqueue({
+        kind: 'openai-stream',
+        chunks: [`Click [here](javascript:alert(1)) <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> ![chart](${tracker}) [safe](https://example.org/)`],
+      });
+      await sendMessage(jawad.sidebar, 'Show me something');
+      const answer = await waitForAnswer(jawad.sidebar);
+      const dom = await jawad.sidebar.eval((win) => {
+        const answers = win.document.querySelectorAll('article.message.assistant .markdown');
+        const last = answers[answers.length - 1]!;
+        return {
+          scripts: last.querySelectorAll('script').length,
+          images: last.querySelectorAll('img').length,
+          hrefs: Array.from(last.querySelectorAll('a')).map((a) => a.getAttribute('href')),
+          imageButtons: Array.from(last.querySelectorAll('button.blocked-image')).map((b) => (b as HTMLElement).innerText),
+          pwned: (win as unknown as { __pwned?: number }).__pwned ?? 0,
+        };
+      }, null);
+      expect(answer.status).toBe('complete');
+      expect(dom.scripts).toBe(0);
+      expect(dom.pwned).toBe(0);
+      expect(dom.hrefs).not.toContain('javascript:alert(1)');
+      expect(dom.hrefs).toContain('https://example.org/');
+      expect(dom.images).toBe(0);
+      expect(dom.imageButtons).toContain('Load image: chart');
+      expect(fixtures.hits.some((path) => path.startsWith('/track.png'))).toBe(false);
+    });
+
+    it('summarizes the active page from its visible main content only', async () => {
+      await jawad.openTab(`${fixtures.url}/article.html`);
+      provider.enqueue({ kind: 'openai-stream', chunks: ['The article weighs ', 'a Severn barrage against ', 'its ecological cost.'] });
+      await markAnswersSeen(jawad.sidebar);
+      await jawad.sidebar.click('.composer button', 'Summarize page');
+      const answer = await waitForAnswer(jawad.sidebar);
+      expect(answer.text).toBe('The article weighs a Severn barrage against its ecological cost.');
+
+      const chip = await jawad.sidebar.text('article.message.user .page-chip');
+      expect(chip).toContain('Tidal Power in the Severn Estuary');
+      const body = provider.requests.at(-1)!.json as { messages: Array<{ role: string; content: string }> };
+      const prompt = body.messages.at(-1)!.content;
+      expect(prompt).toContain('second-highest tidal range in the world');
+      expect(prompt).toContain('## Why the range matters');
+      expect(prompt).toMatch(/<<<UNTRUSTED_PAGE_CONTENT [0-9a-f]{16}>>>[\s\S]*<<<END_UNTRUSTED_PAGE_CONTENT [0-9a-f]{16}>>>/);
+      expect(prompt).toContain('Summarize this page');
+      for (const trap of ['HIDDEN-DISPLAY-NONE', 'HIDDEN-VISIBILITY', 'HIDDEN-OPACITY', 'HIDDEN-ARIA', 'HIDDEN-OFFSCREEN', 'HIDDEN-CLIPPED', 'HIDDEN-TEMPLATE']) {
+        expect(prompt, `${trap} must not reach the model`).not.toContain(trap);
+      }
+    });
+
+    it('shows provider failures as readable errors and keeps the conversation going', async () => {
+      const before = (await messages(jawad.sidebar)).length;
+      const cases: Array<{ reply: Parameters<ProviderServer['enqueue']>[0][]; expected: RegExp; question: string }> = [
+        { question: 'q-401', reply: [{ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } }], expected: /Invalid API key\. Double-check your custom key in Settings\./ },
+        { question: 'q-500', reply: [{ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { kind: 'error', status: 500 }], expected: /server error \(HTTP 500\)/ },
+        { question: 'q-429', reply: [1, 2, 3].map(() => ({ kind: 'error' as const, status: 429, headers: { 'retry-after': '0' } })), expected: /rate-limiting/ },
+        { question: 'q-cut', reply: [{ kind: 'openai-stream', chunks: ['Partial ', 'answer ', 'lost'], cutAfter: 2 }], expected: /dropped mid-answer/ },
+        { question: 'q-badjson', reply: [{ kind: 'openai-stream', chunks: ['Fine ', 'then ', 'garbage'], badChunkAt: 2 }], expected: /malformed reply/ },
+        { question: 'q-stall', reply: [{ kind: 'stall' }], expected: /did not answer within 3 s/ },
+      ];
+      for (const { question, reply, expected } of cases) {
+        provider.enqueue(...reply);
+        await sendMessage(jawad.sidebar, question);
+        const answer = await waitForAnswer(jawad.sidebar);
+        expect(answer.status, question).toBe('error');
+        expect(answer.error, question).toMatch(expected);
+      }
+      const cut = (await messages(jawad.sidebar)).filter((m) => m.role === 'assistant').at(-3)!;
+      expect(cut.text).toBe('Partial answer');
+
+      provider.enqueue({ kind: 'openai-stream', chunks: ['Back to normal.'] });
+      await sendMessage(jawad.sidebar, 'still there?');
+      expect((await waitForAnswer(jawad.sidebar)).text).toBe('Back to normal.');
+      const all = await messages(jawad.sidebar);
+      expect(all.length).toBe(before + 2 * (cases.length + 1));
+      expect(all.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(expect.arrayContaining(['q-401', 'q-stall', 'still there?']));
+    });
+
+    it('stops a streaming answer and keeps what arrived, then retries it', async () => {
+      provider.enqueue({ kind: 'openai-stream', chunks: ['One ', 'two ', 'three ', 'four'], stallAfter: 2 });
+      await sendMessage(jawad.sidebar, 'Count slowly');
+      await jawad.sidebar.waitFor((win) => win.document.querySelector('button.stop'), null, 'the stop button');
+      await jawad.sidebar.waitFor((win) => {
+        const answers = win.document.querySelectorAll<HTMLElement>('article.message.assistant .markdown');
+        return answers[answers.length - 1]?.innerText.includes('two');
+      }, null, 'the first chunks');
+      await jawad.sidebar.click('button.stop');
+      const stopped = await waitForAnswer(jawad.sidebar);
+      expect(stopped.status).toBe('stopped');
+      expect(stopped.text).toBe('One two');
+
+      provider.enqueue({ kind: 'openai-stream', chunks: ['One two three four.'] });
+      await markAnswersSeen(jawad.sidebar);
+      await jawad.sidebar.click('article.message.assistant .message-footer button', 'Retry');
+      const retried = await waitForAnswer(jawad.sidebar);
+      expect(retried.status).toBe('complete');
+      const all = await messages(jawad.sidebar);
+      expect(all.at(-1)!.text).toBe('One two three four.');
+      expect(all.filter((m) => m.text === 'One two').length).toBe(0);
+      const retryBody = provider.requests.at(-1)!.json as { messages: Array<{ content: string }> };
+      expect(retryBody.messages.at(-1)!.content).toBe('Count slowly');
+    });
+  });
+}

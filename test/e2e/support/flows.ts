@@ -1,0 +1,100 @@
+/** What a user does in the sidebar, as reusable steps. */
+import type { Sidebar } from './extension-browser';
+
+export interface ProviderChoice {
+  provider: string;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  timeoutSeconds?: number;
+}
+
+export async function openView(sidebar: Sidebar, label: 'Settings' | 'History'): Promise<void> {
+  const pressed = await sidebar.eval((win, text) => {
+    const button = Array.from(win.document.querySelectorAll('.top-bar nav button')).find((b) => (b as HTMLElement).innerText === text);
+    return button?.getAttribute('aria-pressed') === 'true';
+  }, label);
+  if (!pressed) await sidebar.click('.top-bar nav button', label);
+}
+
+export async function backToChat(sidebar: Sidebar): Promise<void> {
+  const inChat = await sidebar.eval((win) => Boolean(win.document.querySelector('.chat')), null);
+  if (!inChat) await sidebar.click('.top-bar nav button[aria-pressed="true"]');
+  await sidebar.waitFor((win) => win.document.querySelector('.chat'), null, 'the chat view');
+}
+
+/** Fills the settings form like a user and saves it. */
+export async function configureProvider(sidebar: Sidebar, choice: ProviderChoice): Promise<void> {
+  await openView(sidebar, 'Settings');
+  await sidebar.waitFor((win) => win.document.querySelector('form.settings select[name=provider]'), null, 'the settings form');
+  await sidebar.fill('select[name=provider]', choice.provider);
+  await sidebar.fill('input[name=baseUrl]', choice.baseUrl);
+  await sidebar.fill('input[name=model]', choice.model);
+  if (choice.apiKey !== undefined) await sidebar.fill('input[name=apiKey]', choice.apiKey);
+  if (choice.timeoutSeconds !== undefined) await sidebar.fill('input[name=timeoutSeconds]', String(choice.timeoutSeconds));
+  await sidebar.click('form.settings button[type=submit]');
+  await sidebar.waitFor(
+    (win, url) => {
+      const select = win.document.querySelector('select[name=provider]') as HTMLSelectElement | null;
+      const base = win.document.querySelector('input[name=baseUrl]') as HTMLInputElement | null;
+      return win.document.querySelector('.test-result')?.textContent?.includes('Saved') || (select && base?.value === url);
+    },
+    choice.baseUrl,
+    'the settings to save',
+  );
+}
+
+/**
+ * Marks the answers already on screen, so waitForAnswer waits for a new one. (Preact leaves
+ * attributes it does not manage alone.)
+ */
+export function markAnswersSeen(sidebar: Sidebar): Promise<void> {
+  return sidebar.eval((win) => {
+    win.document.querySelectorAll('article.message.assistant').forEach((a) => a.setAttribute('data-test-seen', ''));
+  }, null);
+}
+
+export async function sendMessage(sidebar: Sidebar, text: string): Promise<void> {
+  await sidebar.waitFor((win) => win.document.querySelector('#composer-input'), null, 'the message box');
+  await markAnswersSeen(sidebar);
+  await sidebar.fill('#composer-input', text);
+  await sidebar.pressEnter('#composer-input');
+}
+
+export interface RenderedMessage {
+  role: string;
+  status: string;
+  text: string;
+  html: string;
+  error: string;
+}
+
+export function messages(sidebar: Sidebar): Promise<RenderedMessage[]> {
+  return sidebar.eval(
+    (win) =>
+      Array.from(win.document.querySelectorAll<HTMLElement>('article.message')).map((article) => ({
+        role: article.classList.contains('user') ? 'user' : 'assistant',
+        status: article.dataset.status ?? '',
+        text: (article.querySelector('.markdown, .user-text') as HTMLElement | null)?.innerText ?? '',
+        html: (article.querySelector('.markdown, .user-text') as HTMLElement | null)?.innerHTML ?? '',
+        error: (article.querySelector('.message-error') as HTMLElement | null)?.innerText ?? '',
+      })),
+    null,
+  );
+}
+
+/** Waits until a new assistant message (see markAnswersSeen) has left 'streaming'; returns it. */
+export async function waitForAnswer(sidebar: Sidebar, timeoutMs = 15_000): Promise<RenderedMessage> {
+  await sidebar.waitFor(
+    (win) => {
+      const fresh = win.document.querySelectorAll<HTMLElement>('article.message.assistant:not([data-test-seen])');
+      const last = fresh[fresh.length - 1];
+      return last && last.dataset.status !== 'streaming';
+    },
+    null,
+    'the answer to finish',
+    timeoutMs,
+  );
+  const all = await messages(sidebar);
+  return all.filter((m) => m.role === 'assistant').at(-1)!;
+}

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import type { BackgroundEvent, ChatResponsePayload, Conversation, StoredMessage } from '../../src/protocol';
+import { applyEvent, initialState, isStreaming, type ChatState } from '../../src/sidebar/state';
+
+const OWN = 'user-00000001';
+const OTHER = 'user-00000002';
+const own = new Set([OWN]);
+
+const conv = (id: string, updatedAt = 100): Conversation => ({ id, title: `Title ${id}`, createdAt: 1, updatedAt });
+const msg = (id: string, conversationId: string, createdAt: number, extra: Partial<StoredMessage> = {}): StoredMessage => ({
+  id,
+  conversationId,
+  role: 'user',
+  content: `content ${id}`,
+  status: 'complete',
+  createdAt,
+  requestId: OWN,
+  ...extra,
+});
+
+const chatEvent = (payload: ChatResponsePayload, requestId = OWN): BackgroundEvent => ({ type: 'CHAT_RESPONSE', requestId, payload });
+const start = (conversation: Conversation, userMessage: StoredMessage | undefined, assistantMessage: StoredMessage, replaces?: string): ChatResponsePayload => ({
+  phase: 'start',
+  conversation,
+  ...(userMessage ? { userMessage } : {}),
+  assistantMessage,
+  ...(replaces ? { replaces } : {}),
+});
+const apply = (state: ChatState, ...events: BackgroundEvent[]) => events.reduce((s, e) => applyEvent(s, e, own), state);
+
+/** A sidebar showing conversation c1 with one finished exchange (u1, a1). */
+function showing(): ChatState {
+  return {
+    ...initialState,
+    conversation: conv('c1'),
+    conversations: [conv('c1')],
+    messages: [msg('u1', 'c1', 10), msg('a1', 'c1', 11, { role: 'assistant', content: 'Answer one' })],
+  };
+}
+
+describe('applyEvent: CHAT_RESPONSE start', () => {
+  it('switches to the new conversation this sidebar started', () => {
+    const state = apply(
+      showing(),
+      chatEvent(start(conv('c2', 200), msg('u9', 'c2', 20), msg('a9', 'c2', 21, { role: 'assistant', content: '', status: 'streaming' }))),
+    );
+    expect(state.conversation?.id).toBe('c2');
+    expect(state.messages.map((m) => m.id)).toEqual(['u9', 'a9']);
+    expect(state.conversations.map((c) => c.id)).toEqual(['c2', 'c1']);
+    expect(isStreaming(state)).toBe(true);
+  });
+
+  it('only updates the list when another window starts a conversation', () => {
+    const before = showing();
+    const state = applyEvent(
+      before,
+      chatEvent(start(conv('c2', 200), msg('u9', 'c2', 20), msg('a9', 'c2', 21, { role: 'assistant', status: 'streaming' })), OTHER),
+      own,
+    );
+    expect(state.conversation?.id).toBe('c1');
+    expect(state.messages).toEqual(before.messages);
+    expect(state.conversations.map((c) => c.id)).toEqual(['c2', 'c1']);
+    expect(isStreaming(state)).toBe(false);
+  });
+
+  it('follows another window’s new turn in the conversation this sidebar shows', () => {
+    const state = applyEvent(
+      showing(),
+      chatEvent(start(conv('c1', 300), msg('u2', 'c1', 30), msg('a2', 'c1', 31, { role: 'assistant', content: '', status: 'streaming' })), OTHER),
+      own,
+    );
+    expect(state.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+  });
+
+  it('clears the error banner', () => {
+    const state = apply(
+      { ...showing(), banner: { code: 'LLM_ERROR', message: 'old' } },
+      chatEvent(start(conv('c1'), msg('u2', 'c1', 30), msg('a2', 'c1', 31, { role: 'assistant' }))),
+    );
+    expect(state.banner).toBeUndefined();
+  });
+});
+
+describe('applyEvent: deltas and final', () => {
+  it('appends deltas to the right message, in order', () => {
+    let state = apply(showing(), chatEvent(start(conv('c1'), msg('u2', 'c1', 30), msg('a2', 'c1', 31, { role: 'assistant', content: '', status: 'streaming' }))));
+    state = apply(
+      state,
+      chatEvent({ phase: 'delta', conversationId: 'c1', messageId: 'a2', text: 'Hel' }),
+      chatEvent({ phase: 'delta', conversationId: 'c1', messageId: 'a2', text: 'lo' }),
+    );
+    expect(state.messages.find((m) => m.id === 'a2')?.content).toBe('Hello');
+    expect(state.messages.find((m) => m.id === 'a1')?.content).toBe('Answer one');
+  });
+
+  it('ignores deltas for a conversation that is not shown', () => {
+    const before = showing();
+    const state = apply(before, chatEvent({ phase: 'delta', conversationId: 'c2', messageId: 'a1', text: 'leak' }));
+    expect(state).toBe(before);
+  });
+
+  it('final replaces the streaming message with the stored one', () => {
+    let state = apply(showing(), chatEvent(start(conv('c1'), msg('u2', 'c1', 30), msg('a2', 'c1', 31, { role: 'assistant', content: '', status: 'streaming' }))));
+    state = apply(state, chatEvent({ phase: 'delta', conversationId: 'c1', messageId: 'a2', text: 'Partial' }));
+    const stored = msg('a2', 'c1', 31, { role: 'assistant', content: 'Partial and final', status: 'complete', usage: { inputTokens: 1, outputTokens: 2 } });
+    state = apply(state, chatEvent({ phase: 'final', conversationId: 'c1', message: stored }));
+    expect(state.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+    expect(state.messages.at(-1)).toEqual(stored);
+    expect(isStreaming(state)).toBe(false);
+  });
+});
+
+describe('applyEvent: retry', () => {
+  it('drops the replaced answer and every later message', () => {
+    const state0: ChatState = {
+      ...showing(),
+      messages: [
+        msg('u1', 'c1', 10),
+        msg('a1', 'c1', 11, { role: 'assistant' }),
+        msg('u2', 'c1', 20),
+        msg('a2', 'c1', 21, { role: 'assistant' }),
+      ],
+    };
+    const state = apply(state0, chatEvent(start(conv('c1'), undefined, msg('a1b', 'c1', 30, { role: 'assistant', content: '', status: 'streaming' }), 'a1')));
+    expect(state.messages.map((m) => m.id)).toEqual(['u1', 'a1b']);
+  });
+});
+
+describe('applyEvent: other events', () => {
+  it('CONVERSATIONS without the open conversation resets to a new chat', () => {
+    const state = apply(showing(), { type: 'CONVERSATIONS', requestId: OTHER, payload: { conversations: [conv('c9')] } });
+    expect(state.conversation).toBeNull();
+    expect(state.messages).toEqual([]);
+    expect(state.conversations.map((c) => c.id)).toEqual(['c9']);
+  });
+
+  it('CONVERSATIONS that still has the open conversation keeps it', () => {
+    const before = showing();
+    const state = apply(before, { type: 'CONVERSATIONS', requestId: OTHER, payload: { conversations: [conv('c1'), conv('c9')] } });
+    expect(state.conversation?.id).toBe('c1');
+    expect(state.messages).toEqual(before.messages);
+    expect(state.conversations).toHaveLength(2);
+  });
+
+  it('CONVERSATION opens what this sidebar asked for, and ignores other windows’ requests', () => {
+    const payload = { conversation: conv('c5'), messages: [msg('x', 'c5', 1)] };
+    expect(apply(showing(), { type: 'CONVERSATION', requestId: OWN, payload }).conversation?.id).toBe('c5');
+    const ignored = applyEvent(showing(), { type: 'CONVERSATION', requestId: OTHER, payload }, own);
+    expect(ignored.conversation?.id).toBe('c1');
+  });
+
+  it('ERROR sets the banner; SETTINGS and TEST_RESULT are stored', () => {
+    let state = apply(initialState, { type: 'ERROR', requestId: OWN, payload: { code: 'NOT_CONFIGURED', message: 'Choose a model provider in Settings first.' } });
+    expect(state.banner).toEqual({ code: 'NOT_CONFIGURED', message: 'Choose a model provider in Settings first.' });
+    state = apply(state, { type: 'SETTINGS', requestId: OWN, payload: null });
+    expect(state.settings).toBeNull();
+    state = apply(state, { type: 'TEST_RESULT', requestId: OWN, payload: { success: true, latencyMs: 12 } });
+    expect(state.testResult).toEqual({ success: true, latencyMs: 12 });
+  });
+
+  it('never mutates the state it was given', () => {
+    const before = showing();
+    const snapshot = structuredClone(before);
+    apply(
+      before,
+      chatEvent(start(conv('c1'), msg('u2', 'c1', 30), msg('a2', 'c1', 31, { role: 'assistant', content: '' }))),
+      chatEvent({ phase: 'delta', conversationId: 'c1', messageId: 'a1', text: '!' }),
+      { type: 'CONVERSATIONS', requestId: OWN, payload: { conversations: [] } },
+    );
+    expect(before).toEqual(snapshot);
+  });
+});
