@@ -35,6 +35,8 @@ export class PortClient {
   private port: Runtime.Port | undefined;
   private readonly outbox: SidebarRequest[] = [];
   private attempts = 0;
+  /** True once the background has answered on the current Port: connect() alone proves nothing. */
+  private answered = false;
   private keepalive: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -78,13 +80,12 @@ export class PortClient {
       return;
     }
     this.port = port;
+    this.answered = false;
     port.onMessage.addListener((raw: unknown) => this.receive(raw));
     port.onDisconnect.addListener(() => {
       if (this.port === port) this.port = undefined;
       if (!this.closed) this.scheduleReconnect();
     });
-    this.attempts = 0;
-    this.options.onState('connected');
     this.options.onConnected();
     for (const request of this.outbox.splice(0)) this.post(request);
   }
@@ -101,6 +102,11 @@ export class PortClient {
   }
 
   private receive(raw: unknown): void {
+    if (!this.answered) {
+      this.answered = true;
+      this.attempts = 0;
+      this.options.onState('connected');
+    }
     let event: BackgroundEvent;
     try {
       event = parseBackgroundEvent(raw);

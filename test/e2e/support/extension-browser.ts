@@ -3,6 +3,7 @@
  * sidebar from the welcome page (a genuine click, as the APIs require a user gesture), and gives
  * tests a handle to drive the sidebar document.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -135,9 +136,19 @@ async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
   }
 }
 
+/** Chromium's id for an unpacked extension: SHA-256 of its absolute path, hex digits mapped to a–p. */
+function unpackedExtensionId(path: string): string {
+  const hex = createHash('sha256').update(path).digest('hex').slice(0, 32);
+  return [...hex].map((digit) => String.fromCharCode(97 + parseInt(digit, 16))).join('');
+}
+
 async function launchChromium(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
+    // Puppeteer pauses every target it attaches to until it resumes it, and does not resume a
+    // service worker that restarts under the same target id: the restarted background would hang
+    // in "starting". Tests never need the worker as a target, so puppeteer leaves it alone.
+    targetFilter: (target) => target.type() !== 'service_worker',
     headless: true,
     pipe: true,
     ignoreDefaultArgs: ['--disable-extensions'],
@@ -149,18 +160,15 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
       `--load-extension=${dist}`, `--disable-extensions-except=${dist}`,
     ],
   });
-  const worker = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'));
-  const baseUrl = `chrome-extension://${new URL(worker.url()).host}/`;
-  // A tab opened by puppeteer and navigated to an extension page loses its target when Chromium
-  // swaps it into the extension process; a tab the extension opens itself does not.
+  const baseUrl = `chrome-extension://${unpackedExtensionId(dist)}/`;
   const welcomeUrl = `${baseUrl}src/welcome/index.html`;
-  const serviceWorker = (await worker.worker())!;
-  // The extension APIs appear in the worker a moment after its target does.
-  const hasApis = () => serviceWorker.evaluate(() => typeof (globalThis as { chrome?: unknown }).chrome === 'object');
-  for (let i = 0; i < 100 && !(await hasApis()); i++) await sleep(50);
-  await sleep(300); // let onInstalled open its welcome tab first, if this is a fresh profile
-  if (!browser.targets().some((t) => t.url() === welcomeUrl)) {
-    await serviceWorker.evaluate((url) => (globalThis as unknown as { chrome: { tabs: { create(o: { url: string }): Promise<unknown> } } }).chrome.tabs.create({ url }), welcomeUrl);
+  // A fresh profile gets the welcome tab from onInstalled; a reused one does not, and a tab that
+  // puppeteer navigates to an extension page loses its target when Chromium swaps its process.
+  // So wait briefly for the extension's own tab, else have an extension page of ours open it.
+  const opened = await browser.waitForTarget((t) => t.url() === welcomeUrl, { timeout: 3_000 }).catch(() => undefined);
+  if (!opened) {
+    const page = await browser.newPage();
+    await page.goto(welcomeUrl).catch(() => undefined);
   }
   const host = (await (await browser.waitForTarget((t) => t.url() === welcomeUrl)).asPage())!;
   await host.waitForSelector('#open-panel');
