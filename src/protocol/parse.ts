@@ -8,17 +8,17 @@ import { BackgroundEvent, ContentReply, ContentRequest, SidebarRequest } from '.
  * crashing its context.
  */
 function parseWith<S extends z.ZodMiniType>(schema: S, raw: unknown): z.infer<S> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new JawadError('VALIDATION_ERROR', 'A message must be an object with a "type".');
+  const type = (raw as { type?: unknown } | null)?.type;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || typeof type !== 'string') {
+    throw new JawadError('VALIDATION_ERROR', 'A message must be an object with a string "type".');
   }
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  const type = (raw as { type?: unknown }).type;
   const unknownType = result.error.issues.some((issue) => issue.code === 'invalid_union' && issue.path[0] === 'type');
   if (unknownType) {
-    throw new JawadError('UNKNOWN_MESSAGE_TYPE', `Unknown message type: ${String(JSON.stringify(type) ?? 'none').slice(0, 60)}`);
+    throw new JawadError('UNKNOWN_MESSAGE_TYPE', `Unknown message type: ${JSON.stringify(type.slice(0, 60))}`);
   }
-  throw new JawadError('VALIDATION_ERROR', `Invalid ${String(type)} message.`, validationDetails(result.error));
+  throw new JawadError('VALIDATION_ERROR', `Invalid ${type} message.`, validationDetails(result.error));
 }
 
 export const parseSidebarRequest = (raw: unknown): SidebarRequest => parseWith(SidebarRequest, raw);

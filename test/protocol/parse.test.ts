@@ -84,8 +84,9 @@ describe('parseSidebarRequest', () => {
     expect(error.message).toContain('FORMAT_DISK');
   });
 
-  it('refuses a message with no type with UNKNOWN_MESSAGE_TYPE', () => {
-    expect(caught(() => parseSidebarRequest({ requestId: REQ })).code).toBe('UNKNOWN_MESSAGE_TYPE');
+  it('refuses a message with no type, or a non-string type, as malformed', () => {
+    expect(caught(() => parseSidebarRequest({ requestId: REQ })).code).toBe('VALIDATION_ERROR');
+    expect(caught(() => parseSidebarRequest({ type: 7, requestId: REQ, payload: {} })).code).toBe('VALIDATION_ERROR');
   });
 
   it.each([

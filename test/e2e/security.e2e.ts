@@ -1,0 +1,105 @@
+/**
+ * Pages and malformed messages must never reach or crash the privileged background.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { startProviderServer, type ProviderServer } from '../support/provider-server';
+import { browsersUnderTest, launchJawad, sleep, type JawadBrowser } from './support/extension-browser';
+import { backToChat, configureProvider, openView, sendMessage, waitForAnswer } from './support/flows';
+
+interface PortProbe {
+  replies: Array<{ type: string; requestId: string; payload: { code?: string } }>;
+  disconnected: boolean;
+}
+
+for (const browserName of browsersUnderTest()) {
+  describe(`security in ${browserName}`, () => {
+    let jawad: JawadBrowser;
+    let provider: ProviderServer;
+    let fixtures: FixtureServer;
+
+    beforeAll(async () => {
+      provider = await startProviderServer();
+      fixtures = await startFixtureServer();
+      jawad = await launchJawad(browserName);
+      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model' });
+      await backToChat(jawad.sidebar);
+    });
+    afterAll(async () => {
+      await jawad?.close();
+      await provider?.close();
+      await fixtures?.close();
+    });
+    beforeEach(() => provider.reset());
+
+    it('ignores everything a web page sends its way', async () => {
+      const page = await jawad.openTab(`${fixtures.url}/hostile.html`);
+      const attempts = JSON.parse((await page.$eval('#result', (el) => el.textContent)) ?? '{}') as Record<string, string>;
+      expect(attempts.sendMessage).not.toBe('sent');
+      expect(attempts.connect).not.toBe('sent');
+      await sleep(500);
+      expect(provider.requests).toEqual([]);
+      await openView(jawad.sidebar, 'History');
+      expect(await jawad.sidebar.text('.history')).not.toContain('exfiltrate');
+      await openView(jawad.sidebar, 'Settings');
+      expect(await jawad.sidebar.eval((win) => (win.document.querySelector('input[name=baseUrl]') as HTMLInputElement).value, null)).toBe(`${provider.url}/v1`);
+      await backToChat(jawad.sidebar);
+    });
+
+    it('answers malformed and unknown port messages with structured errors and keeps serving', async () => {
+      const probe = await jawad.host.evaluate(async () => {
+        const result: PortProbe = { replies: [], disconnected: false };
+        const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+        port.onMessage.addListener((message: unknown) => result.replies.push(message as PortProbe['replies'][number]));
+        port.onDisconnect.addListener(() => (result.disconnected = true));
+        const garbage: unknown[] = [
+          {},
+          'just a string',
+          null,
+          [1, 2, 3],
+          { type: 'DROP_DATABASE', requestId: 'user-00000001', payload: {} },
+          { type: 'CHAT_MESSAGE', requestId: 'user-00000002', payload: { content: 42 } },
+          { type: 'CHAT_MESSAGE', requestId: 'not a valid id!', payload: { content: 'hi' } },
+          { type: 'SAVE_SETTINGS', requestId: 'user-00000003', payload: { provider: 'custom', baseUrl: 'javascript:alert(1)', model: 'x' } },
+          { type: 'OPEN_CONVERSATION', requestId: 'user-00000004', payload: { conversationId: 'no-such-conversation' } },
+          { type: 'GET_SETTINGS', requestId: 'user-00000005', payload: {} },
+        ];
+        for (const message of garbage) port.postMessage(message);
+        const deadline = Date.now() + 5000;
+        while (result.replies.length < garbage.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        port.disconnect();
+        return result;
+      });
+      const codes = probe.replies.filter((r) => r.type === 'ERROR').map((r) => r.payload.code);
+      expect(codes.filter((c) => c === 'VALIDATION_ERROR').length).toBe(7);
+      expect(codes).toContain('UNKNOWN_MESSAGE_TYPE');
+      expect(codes).toContain('NOT_FOUND');
+      expect(probe.replies.every((r) => /^[a-z][a-z0-9-]*(:[a-z][a-z0-9-]*)*$/.test(r.requestId))).toBe(true);
+      const settings = probe.replies.find((r) => r.type === 'SETTINGS' && r.requestId === 'user-00000005');
+      expect(settings, 'the background still answers after the garbage').toBeDefined();
+      expect(probe.disconnected).toBe(false);
+
+      provider.enqueue({ kind: 'openai-stream', chunks: ['Still fine.'] });
+      await sendMessage(jawad.sidebar, 'Are you ok?');
+      expect((await waitForAnswer(jawad.sidebar)).text).toBe('Still fine.');
+    });
+
+    it('hangs up on a port that does not present itself as the sidebar', async () => {
+      const outcome = await jawad.host.evaluate(async () => {
+        const port = browser.runtime.connect({ name: 'something-else' });
+        const answers: unknown[] = [];
+        let disconnected = false;
+        port.onMessage.addListener((m: unknown) => answers.push(m));
+        port.onDisconnect.addListener(() => (disconnected = true));
+        try {
+          port.postMessage({ type: 'GET_SETTINGS', requestId: 'user-00000009', payload: {} });
+        } catch {
+          // Posting to a port the other side already closed may throw.
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+        return { disconnected, answers: answers.length };
+      });
+      expect(outcome).toEqual({ disconnected: true, answers: 0 });
+    });
+  });
+}

@@ -1,0 +1,2 @@
+/** Code evaluated inside extension pages (the welcome page) uses the extension API global. */
+declare const browser: import('webextension-polyfill').Browser;
