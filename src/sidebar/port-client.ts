@@ -8,7 +8,8 @@ import {
   type SidebarRequestType,
 } from '../protocol';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
+/** idle: the browser stopped the background and nothing needs it; the next send wakes it. */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'idle';
 
 /** A request as the UI writes it: the client adds the requestId. */
 export type Outgoing = { [T in SidebarRequestType]: Omit<Extract<SidebarRequest, { type: T }>, 'requestId'> & { requestId?: string } }[SidebarRequestType];
@@ -18,6 +19,8 @@ export interface PortClientOptions {
   onState: (state: ConnectionState) => void;
   /** Called after every (re)connect, to resync state the background may have lost. */
   onConnected: () => void;
+  /** True while the sidebar waits on the background (an answer streams): reconnect at once. */
+  mustStayConnected: () => boolean;
   /** Reports events the background sent that failed validation (a bug, never silent). */
   onInvalidEvent?: (error: unknown) => void;
   connect?: () => Runtime.Port;
@@ -28,8 +31,10 @@ const MAX_BACKOFF_MS = 2_000;
 
 /**
  * The sidebar's end of the long-lived Port. When the browser stops the background (Chrome's idle
- * service worker, Firefox's event page) the Port disconnects; this reconnects at once, which wakes
- * the background, and resends whatever was queued meanwhile — nothing the user sends is dropped.
+ * service worker, Firefox's event page) the Port disconnects. If an answer was streaming, this
+ * reconnects at once (waking the background, which marks the answer interrupted); otherwise it lets
+ * the background sleep and reconnects on the next send. Whatever is sent meanwhile is queued and
+ * delivered after the reconnect — nothing the user sends is dropped.
  */
 export class PortClient {
   private port: Runtime.Port | undefined;
@@ -39,6 +44,7 @@ export class PortClient {
   private answered = false;
   private keepalive: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  private idle = false;
 
   constructor(private readonly options: PortClientOptions) {}
 
@@ -50,8 +56,12 @@ export class PortClient {
   /** Sends now, or queues until the Port is back. Returns the requestId. */
   send(message: Outgoing): string {
     const request = { ...message, requestId: message.requestId ?? newRequestId() } as SidebarRequest;
-    if (this.port) this.post(request);
-    else this.outbox.push(request);
+    if (this.port) {
+      this.post(request);
+    } else {
+      this.outbox.push(request);
+      if (this.idle) this.wake();
+    }
     return request.requestId;
   }
 
@@ -84,7 +94,9 @@ export class PortClient {
     port.onMessage.addListener((raw: unknown) => this.receive(raw));
     port.onDisconnect.addListener(() => {
       if (this.port === port) this.port = undefined;
-      if (!this.closed) this.scheduleReconnect();
+      if (this.closed) return;
+      if (this.outbox.length > 0 || this.options.mustStayConnected()) this.scheduleReconnect();
+      else this.sleep();
     });
     this.options.onConnected();
     for (const request of this.outbox.splice(0)) this.post(request);
@@ -115,6 +127,18 @@ export class PortClient {
       return;
     }
     this.options.onEvent(event);
+  }
+
+  private sleep(): void {
+    this.idle = true;
+    this.setKeepalive(false);
+    this.options.onState('idle');
+  }
+
+  private wake(): void {
+    this.idle = false;
+    this.options.onState('reconnecting');
+    this.open();
   }
 
   private scheduleReconnect(): void {

@@ -28,6 +28,7 @@ let windowId: number | undefined;
 const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
+  mustStayConnected: () => streaming.value,
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') restoreDraft(event.requestId);

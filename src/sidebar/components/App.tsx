@@ -3,7 +3,7 @@ import { ChatView } from './ChatView';
 import { HistoryView } from './HistoryView';
 import { SettingsView } from './SettingsView';
 
-const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', reconnecting: 'Reconnecting to Jawad…' } as const;
+const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
 function NavButton({ target, label }: { target: View; label: string }) {
   const active = view.value === target;

@@ -1,0 +1,191 @@
+/**
+ * Jawad's benchmark: `npm run bench` (tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 9]
+ * [--tokens 200] [--delay 15] [--build]).
+ *
+ * Measures, in one run, against the built extension in real browsers:
+ *  1. bundle sizes (gzip -9, per file, summed) of what the sidebar, the background and content
+ *     scripts load — scripts/bench/bundle.ts;
+ *  2. sidebar cold open → interactive, from the click that opens it — scripts/bench/cold-open.ts;
+ *  3. per-token added latency, from the provider's write to the sidebar DOM —
+ *     scripts/bench/token-latency.ts.
+ * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
+ * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
+ * not be measured.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release } from 'node:os';
+import { join, resolve } from 'node:path';
+import { launchJawad, type BrowserName } from '../test/e2e/support/extension-browser';
+import { parseArgs, type BenchOptions } from './bench/args';
+import { measureBundles, type BundleReport } from './bench/bundle';
+import { measureColdOpens, type ColdOpenResult } from './bench/cold-open';
+import { showHost, sidebarViaHost } from './bench/pages';
+import { renderTable, verdict, type Cell, type Row } from './bench/report';
+import { startBenchProvider } from './bench/sse-provider';
+import { round } from './bench/stats';
+import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST: Record<BrowserName, string> = { chromium: join(ROOT, 'dist/chrome'), firefox: join(ROOT, 'dist/firefox') };
+
+const TARGETS = {
+  sidebarGzipKb: 60,
+  contentScriptGzipKb: 25,
+  coldOpenMs: 150,
+  tokenP95Ms: 16,
+} as const;
+
+type Outcome<T> = T | { error: string };
+
+interface BrowserResult {
+  version?: string;
+  coldOpen: Outcome<ColdOpenResult>;
+  tokenLatency: Outcome<TokenLatencyResult>;
+}
+
+const log = (line: string) => console.log(line);
+
+function failed<T extends object>(outcome: Outcome<T> | undefined): outcome is { error: string } {
+  return outcome !== undefined && 'error' in outcome;
+}
+
+async function attempt<T>(what: string, fn: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return await fn();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`  ✗ ${what} failed: ${message}`);
+    return { error: message };
+  }
+}
+
+function ensureBuild(options: BenchOptions): void {
+  const missing = options.browsers.some((b) => !existsSync(join(DIST[b], 'manifest.json')));
+  if (!options.build && !missing) return;
+  log(missing ? 'dist/ is incomplete: building…' : 'Building (--build)…');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status ?? build.signal})`);
+}
+
+async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<BrowserResult> {
+  log(`\n${name}: launching with ${DIST[name]}`);
+  const provider = await startBenchProvider();
+  const launched = await attempt(`launching ${name}`, () => launchJawad(name));
+  if (failed(launched)) {
+    await provider.close();
+    return { coldOpen: launched, tokenLatency: launched };
+  }
+  const jawad = launched;
+  try {
+    const version = await jawad.browser.version();
+    await showHost(jawad.host);
+    const sidebar = sidebarViaHost(jawad.host);
+    log(`  ${version}; streaming ${options.tokens} tokens, ${options.delayMs} ms apart…`);
+    const tokenLatency = await attempt('per-token latency', async () => {
+      await prepareChat(sidebar, provider);
+      return measureTokenLatency(sidebar, provider, options.tokens, options.delayMs);
+    });
+    if (!failed(tokenLatency)) {
+      const { latency, missing, clock } = tokenLatency;
+      log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
+    }
+    const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
+    return { version, coldOpen, tokenLatency };
+  } finally {
+    await jawad.close().catch(() => undefined);
+    await provider.close();
+  }
+}
+
+const kb = (bytes: number) => round(bytes / 1000, 1);
+
+function bundleRows(bundles: Partial<Record<BrowserName, BundleReport>>): Row[] {
+  const per = (pick: (b: BundleReport) => number): Row['values'] =>
+    Object.fromEntries(Object.entries(bundles).map(([name, report]) => [name, kb(pick(report))]));
+  const contentNote = Object.values(bundles).find((b) => b.contentScripts.note)?.contentScripts.note;
+  return [
+    { metric: 'sidebar JS+CSS (gz kB)', values: per((b) => b.sidebar.gzip), max: TARGETS.sidebarGzipKb },
+    { metric: 'background graph (gz kB)', values: per((b) => b.background.gzip) },
+    { metric: 'content script, every page (gz kB)', values: per((b) => b.contentScripts.gzip), max: TARGETS.contentScriptGzipKb, ...(contentNote ? { note: contentNote } : {}) },
+    { metric: 'reader, on demand (gz kB)', values: per((b) => b.reader.gzip), note: 'injected only when a page is read' },
+  ];
+}
+
+function cell<T extends object>(outcome: Outcome<T>, pick: (value: T) => number): Cell {
+  return failed(outcome) ? outcome : round(pick(outcome), 1);
+}
+
+function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs: number): Row[] {
+  const per = (pick: (r: BrowserResult) => Cell): Row['values'] =>
+    Object.fromEntries(Object.entries(results).map(([name, result]) => [name, pick(result)]));
+  const methods = Object.entries(results)
+    .map(([name, r]) => (failed(r.coldOpen) ? '' : `${name}: ${Object.entries(r.coldOpen.methods).map(([m, n]) => `${n}× ${m}`).join(', ')}`))
+    .filter(Boolean)
+    .join('; ');
+  return [
+    { metric: 'sidebar cold open → interactive p50 (ms)', values: per((r) => cell(r.coldOpen, (c) => c.interactive.p50)), max: TARGETS.coldOpenMs, note: methods },
+    { metric: 'sidebar cold open → interactive p95 (ms)', values: per((r) => cell(r.coldOpen, (c) => c.interactive.p95)), max: TARGETS.coldOpenMs, note: `nearest rank over ${runs} runs${runs < 20 ? ' (= the slowest)' : ''}` },
+    { metric: 'sidebar cold open → first paint p50 (ms)', values: per((r) => cell(r.coldOpen, (c) => c.firstPaint.p50)), note: 'as the browser reports it; for information' },
+    { metric: 'per-token latency p50 (ms)', values: per((r) => cell(r.tokenLatency, (t) => t.latency.p50)) },
+    { metric: 'per-token latency p95 (ms)', values: per((r) => cell(r.tokenLatency, (t) => t.latency.p95)), max: TARGETS.tokenP95Ms, note: 'provider write → text in sidebar DOM' },
+    { metric: 'per-token latency max (ms)', values: per((r) => cell(r.tokenLatency, (t) => t.latency.max)) },
+    { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
+  ];
+}
+
+/** How the timings were taken, printed under the table so the figures are read correctly. */
+function methodNotes(results: Partial<Record<BrowserName, BrowserResult>>): string[] {
+  const clocks = Object.entries(results)
+    .map(([name, r]) => (failed(r.tokenLatency) ? '' : `${name} ${r.tokenLatency.clock.offsetMs.toFixed(2)} ± ${r.tokenLatency.clock.uncertaintyMs.toFixed(2)} ms`))
+    .filter(Boolean);
+  return [
+    'Cold open: real click on the welcome page\'s "Open Jawad" → #composer-input and .connection[data-state=connected] in the',
+    '  new panel document (MutationObserver, in the browser, one clock). The panel is closed and its document destroyed',
+    '  between runs; the browser and the background stay running.',
+    'Per-token: the bench\'s OpenAI-format SSE server timestamps each chunk as it is sent; a MutationObserver in the sidebar',
+    '  timestamps the token\'s first appearance in the answer\'s DOM (before paint). Node and the browser share the machine clock',
+    `  (measured browser − Node offset: ${clocks.join(', ') || 'n/a'}).`,
+    'Firefox rounds its pages\' clocks to 1 ms (reduced timer precision): its figures carry ±1 ms.',
+  ];
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  ensureBuild(options);
+
+  const bundles: Partial<Record<BrowserName, BundleReport>> = {};
+  for (const name of options.browsers) bundles[name] = measureBundles(DIST[name]);
+
+  const results: Partial<Record<BrowserName, BrowserResult>> = {};
+  for (const name of options.browsers) results[name] = await benchBrowser(name, options);
+
+  const rows = [...bundleRows(bundles), ...browserRows(results, options.runs)];
+  log(`\nJawad benchmark — ${new Date().toISOString()} — ${cpus().length}× ${cpus()[0]?.model ?? 'unknown CPU'}, ${platform()} ${release()}, Node ${process.version}`);
+  log(`${options.runs} cold opens and ${options.tokens} tokens (${options.delayMs} ms apart) per browser; sizes: gzip -9 per file, kB = 1000 B\n`);
+  log(renderTable(rows, options.browsers));
+  log(`\n${methodNotes(results).join('\n')}`);
+
+  const outDir = resolve(ROOT, options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const summary = rows.map((row) => ({ ...row, verdict: verdict(row, options.browsers) }));
+  const versions = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.version]));
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, platform: platform(), release: release(), node: process.version },
+    versions,
+    options,
+    targets: TARGETS,
+    bundles,
+    browsers: results,
+    summary,
+  };
+  writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  log(`\nRaw numbers: ${join(options.outDir, 'bench.json')}`);
+  if (summary.some((row) => row.verdict === 'ERROR')) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
