@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
-import { browsersUnderTest, launchJawad, type JawadBrowser } from './support/extension-browser';
-import { backToChat, configureProvider, markAnswersSeen, messages, sendMessage, waitForAnswer } from './support/flows';
+import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
+import { launchReadyToChat, markAnswersSeen, messages, sendMessage, waitForAnswer } from './support/flows';
 
 for (const browserName of browsersUnderTest()) {
   describe(`chat in ${browserName}`, () => {
@@ -17,9 +17,7 @@ for (const browserName of browsersUnderTest()) {
     beforeAll(async () => {
       provider = await startProviderServer();
       fixtures = await startFixtureServer();
-      jawad = await launchJawad(browserName);
-      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 3 });
-      await backToChat(jawad.sidebar);
+      jawad = await launchReadyToChat(browserName, provider.url);
     });
     afterAll(async () => {
       await jawad?.close();

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
-import { browsersUnderTest, launchJawad, sleep, type JawadBrowser } from './support/extension-browser';
-import { backToChat, configureProvider, openView, sendMessage, waitForAnswer } from './support/flows';
+import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
+import { backToChat, launchReadyToChat, openView, sendMessage, waitForAnswer } from './support/flows';
 
 interface PortProbe {
   replies: Array<{ type: string; requestId: string; payload: { code?: string } }>;
@@ -21,9 +21,7 @@ for (const browserName of browsersUnderTest()) {
     beforeAll(async () => {
       provider = await startProviderServer();
       fixtures = await startFixtureServer();
-      jawad = await launchJawad(browserName);
-      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model' });
-      await backToChat(jawad.sidebar);
+      jawad = await launchReadyToChat(browserName, provider.url);
     });
     afterAll(async () => {
       await jawad?.close();

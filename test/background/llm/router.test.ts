@@ -1,26 +1,13 @@
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../../src/background/llm/errors';
 import { completeChat, streamChat, type RouterRequest } from '../../../src/background/llm/router';
 import type { LlmConfig, StreamEvent, ToolDefinition } from '../../../src/background/llm/types';
-import { openAIErrorBody, startProviderServer, type ProviderServer } from '../../support/provider-server';
+import { openAIErrorBody } from '../../support/provider-server';
+import { useProviderServer } from '../../support/use-provider-server';
 
-let server: ProviderServer;
-
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterEach(() => server.reset());
-afterAll(() => server.close());
-
-const openai = (extra: Partial<LlmConfig> = {}): LlmConfig => ({
-  provider: 'openai',
-  baseUrl: `${server.url}/v1`,
-  model: 'test-model',
-  apiKey: 'sk-test',
-  timeoutSeconds: 2,
-  ...extra,
-});
+const provider = useProviderServer();
+const openai = provider.config;
 const anthropic = (extra: Partial<LlmConfig> = {}): LlmConfig => openai({ provider: 'anthropic', apiKey: 'sk-ant-test', ...extra });
 
 const READ_PAGE: ToolDefinition = {
@@ -67,11 +54,11 @@ const ofType = <T extends StreamEvent['type']>(events: StreamEvent[], type: T) =
   events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
 
 /** The JSON body of the nth request the server received. */
-const bodyOf = (n: number) => server.requests[n]!.json as Record<string, any>;
+const bodyOf = (n: number) => provider.server.requests[n]!.json as Record<string, any>;
 
 describe('streamChat over OpenAI-compatible servers', () => {
   it('streams the text in order, then usage, then done', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['Hel', 'lo', ', wor', 'ld!'], usage: { prompt_tokens: 11, completion_tokens: 4 } });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['Hel', 'lo', ', wor', 'ld!'], usage: { prompt_tokens: 11, completion_tokens: 4 } });
     const { events, error } = await collect(openai());
     expect(error).toBeUndefined();
     expect(events).toEqual([
@@ -85,9 +72,9 @@ describe('streamChat over OpenAI-compatible servers', () => {
   });
 
   it('sends what an OpenAI-compatible server expects', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
     await collect(openai({ temperature: 0.3, maxTokens: 99 }), ask('Hi', { tools: [READ_PAGE] }));
-    const [request] = server.requests;
+    const [request] = provider.server.requests;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
     expect(request!.headers.authorization).toBe('Bearer sk-test');
     expect(request!.headers['content-type']).toBe('application/json');
@@ -107,17 +94,17 @@ describe('streamChat over OpenAI-compatible servers', () => {
   });
 
   it('sends no key header when no key is set, and no tools when there are none', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
     await collect(openai({ provider: 'ollama', apiKey: undefined }));
-    expect(server.requests[0]!.headers.authorization).toBeUndefined();
-    expect(server.requests[0]!.headers['x-api-key']).toBeUndefined();
+    expect(provider.server.requests[0]!.headers.authorization).toBeUndefined();
+    expect(provider.server.requests[0]!.headers['x-api-key']).toBeUndefined();
     expect(bodyOf(0)).not.toHaveProperty('tools');
   });
 
   it('adds OpenRouter’s attribution headers', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
     await collect(openai({ provider: 'openrouter' }));
-    expect(server.requests[0]!.headers).toMatchObject({
+    expect(provider.server.requests[0]!.headers).toMatchObject({
       authorization: 'Bearer sk-test',
       'http-referer': expect.stringMatching(/^https:\/\//),
       'x-title': 'Jawad',
@@ -125,14 +112,14 @@ describe('streamChat over OpenAI-compatible servers', () => {
   });
 
   it('tolerates a trailing slash in the base URL', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
-    const { text } = await collect(openai({ baseUrl: `${server.url}/v1/` }));
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    const { text } = await collect(openai({ baseUrl: `${provider.server.url}/v1/` }));
     expect(text).toBe('ok');
-    expect(server.requests[0]!.path).toBe('/v1/chat/completions');
+    expect(provider.server.requests[0]!.path).toBe('/v1/chat/completions');
   });
 
   it('sends an assistant tool call and its result in the OpenAI shape', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
     await collect(openai(), {
       messages: [
         { role: 'user', content: 'Read it' },
@@ -150,7 +137,7 @@ describe('streamChat over OpenAI-compatible servers', () => {
 
   it('rebuilds a tool call whose arguments arrive in small fragments', async () => {
     const args = '{"maxChars": 2000, "selector": "main > article", "note": "ünïcode ✓"}';
-    server.enqueue({ kind: 'openai-tool-stream', calls: [{ id: 'call_abc', name: 'read_page', arguments: args }], fragment: 3, usage: { prompt_tokens: 20, completion_tokens: 9 } });
+    provider.server.enqueue({ kind: 'openai-tool-stream', calls: [{ id: 'call_abc', name: 'read_page', arguments: args }], fragment: 3, usage: { prompt_tokens: 20, completion_tokens: 9 } });
     const { events, error } = await collect(openai(), ask('Read it', { tools: [READ_PAGE] }));
     expect(error).toBeUndefined();
     expect(ofType(events, 'tool_call')).toEqual([{ type: 'tool_call', call: { id: 'call_abc', name: 'read_page', arguments: args } }]);
@@ -159,13 +146,13 @@ describe('streamChat over OpenAI-compatible servers', () => {
   });
 
   it('takes Ollama-style whole tool calls', async () => {
-    server.enqueue({ kind: 'openai-tool-stream', calls: [{ id: 'call_w', name: 'read_page', arguments: '{"maxChars":500}' }], whole: true });
+    provider.server.enqueue({ kind: 'openai-tool-stream', calls: [{ id: 'call_w', name: 'read_page', arguments: '{"maxChars":500}' }], whole: true });
     const { events } = await collect(openai({ provider: 'ollama' }), ask('Read it', { tools: [READ_PAGE] }));
     expect(ofType(events, 'tool_call').map((e) => e.call)).toEqual([{ id: 'call_w', name: 'read_page', arguments: '{"maxChars":500}' }]);
   });
 
   it('keeps two parallel tool calls apart and in order, after any text', async () => {
-    server.enqueue({
+    provider.server.enqueue({
       kind: 'openai-tool-stream',
       text: 'Checking both.',
       calls: [
@@ -184,14 +171,14 @@ describe('streamChat over OpenAI-compatible servers', () => {
   });
 
   it('collects a whole reply with completeChat', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['a', 'b', 'c'] });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['a', 'b', 'c'] });
     expect(await completeChat(openai(), ask())).toEqual({ text: 'abc', toolCalls: [] });
   });
 });
 
 describe('streamChat over Anthropic', () => {
   it('streams text, then the tool_use block as one call, then usage', async () => {
-    server.enqueue({
+    provider.server.enqueue({
       kind: 'anthropic-stream',
       chunks: ['Let me ', 'read the page.'],
       toolUses: [{ id: 'toolu_01', name: 'read_page', input: { maxChars: 2000, selector: 'main' }, fragment: 4 }],
@@ -209,9 +196,9 @@ describe('streamChat over Anthropic', () => {
   });
 
   it('sends the Anthropic headers and body shape', async () => {
-    server.enqueue({ kind: 'anthropic-stream', chunks: ['ok'] });
+    provider.server.enqueue({ kind: 'anthropic-stream', chunks: ['ok'] });
     await collect(anthropic({ temperature: 1.7 }), ask('Hi', { tools: [READ_PAGE] }));
-    const request = server.requests[0]!;
+    const request = provider.server.requests[0]!;
     expect(request.path).toBe('/v1/messages');
     expect(request.headers).toMatchObject({
       'x-api-key': 'sk-ant-test',
@@ -231,7 +218,7 @@ describe('streamChat over Anthropic', () => {
   });
 
   it('sends tool calls and results as tool_use / tool_result blocks in alternating turns', async () => {
-    server.enqueue({ kind: 'anthropic-stream', chunks: ['done'] });
+    provider.server.enqueue({ kind: 'anthropic-stream', chunks: ['done'] });
     await collect(anthropic(), {
       messages: [
         { role: 'user', content: 'Read it' },
@@ -266,7 +253,7 @@ describe('streamChat over Anthropic', () => {
   });
 
   it('reports an Anthropic stream cut mid-answer', async () => {
-    server.enqueue({ kind: 'anthropic-stream', chunks: ['one ', 'two ', 'three'], cutAfter: 2 });
+    provider.server.enqueue({ kind: 'anthropic-stream', chunks: ['one ', 'two ', 'three'], cutAfter: 2 });
     const { text, error } = await collect(anthropic());
     expect(text).toBe('one two ');
     expect(error?.kind).toBe('stream-cut');
@@ -283,68 +270,68 @@ describe('streamChat failures', () => {
   it('turns 401 into a clear auth error without retrying', async () => {
     const { error } = await collect(openai({ apiKey: 'bad-key' }));
     expect(error).toMatchObject({ kind: 'auth', status: 401, message: 'Invalid API key. Double-check your openai key in Settings.' });
-    expect(server.requests).toHaveLength(1);
+    expect(provider.server.requests).toHaveLength(1);
   });
 
   it('names the model the server does not have', async () => {
     const { error } = await collect(openai({ model: 'gpt-9-turbo' }));
     expect(error?.kind).toBe('model-not-found');
     expect(error?.message).toContain('gpt-9-turbo');
-    expect(server.requests).toHaveLength(1);
+    expect(provider.server.requests).toHaveLength(1);
   });
 
   it('retries a 429 after the Retry-After wait and then succeeds', async () => {
-    server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '0' } }, { kind: 'openai-stream', chunks: ['after ', 'wait'] });
+    provider.server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '0' } }, { kind: 'openai-stream', chunks: ['after ', 'wait'] });
     const { text, error } = await collect(openai());
     expect(error).toBeUndefined();
     expect(text).toBe('after wait');
-    expect(server.requests).toHaveLength(2);
+    expect(provider.server.requests).toHaveLength(2);
   });
 
   it('gives up with a rate-limit error after three 429s', async () => {
     const limited = { kind: 'error', status: 429, headers: { 'retry-after': '0' } } as const;
-    server.enqueue(limited, limited, limited, { kind: 'openai-stream', chunks: ['never'] });
+    provider.server.enqueue(limited, limited, limited, { kind: 'openai-stream', chunks: ['never'] });
     const { text, error } = await collect(openai());
     expect(error?.kind).toBe('rate-limit');
     expect(error?.message).toContain('HTTP 429');
     expect(text).toBe('');
-    expect(server.requests).toHaveLength(3);
+    expect(provider.server.requests).toHaveLength(3);
   });
 
   it('does not wait out a Retry-After longer than a minute', async () => {
-    server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '120' } });
+    provider.server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '120' } });
     const { error } = await collect(openai());
     expect(error).toMatchObject({ kind: 'rate-limit', retryAfterMs: 120_000 });
     expect(error?.message).toContain('Try again in 120 s.');
-    expect(server.requests).toHaveLength(1);
+    expect(provider.server.requests).toHaveLength(1);
   });
 
   it('retries a 500 with backoff and then succeeds', async () => {
-    server.enqueue({ kind: 'error', status: 500 }, { kind: 'openai-stream', chunks: ['recovered'] });
+    provider.server.enqueue({ kind: 'error', status: 500 }, { kind: 'openai-stream', chunks: ['recovered'] });
     const { text, error } = await collect(openai());
     expect(error).toBeUndefined();
     expect(text).toBe('recovered');
-    expect(server.requests).toHaveLength(2);
+    expect(provider.server.requests).toHaveLength(2);
     // backoffMs(1) is 400–600 ms
-    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(350);
+    expect(provider.server.requests[1]!.at - provider.server.requests[0]!.at).toBeGreaterThanOrEqual(350);
   });
 
   it('does not retry a plain 400', async () => {
-    server.enqueue({ kind: 'error', status: 400, body: openAIErrorBody('max_tokens is too large', 'invalid_request_error') });
+    provider.server.enqueue({ kind: 'error', status: 400, body: openAIErrorBody('max_tokens is too large', 'invalid_request_error') });
     const { error } = await collect(openai());
     expect(error?.kind).toBe('bad-request');
     expect(error?.message).toContain('max_tokens is too large');
-    expect(server.requests).toHaveLength(1);
+    expect(provider.server.requests).toHaveLength(1);
   });
 
   it('reports a wrong base URL', async () => {
-    const { error } = await collect(openai({ baseUrl: `${server.url}/api` }));
+    const { error } = await collect(openai({ baseUrl: `${provider.server.url}/api` }));
     expect(error?.kind).toBe('endpoint-not-found');
-    expect(error?.message).toContain(`${server.url}/api`);
+    expect(error?.message).toContain(`${provider.server.url}/api`);
   });
 
   it('falls back to XML tool calls when the server rejects native tools', async () => {
-    server.enqueue(
+    provider.server.enqueue(
       { kind: 'error', status: 400, body: openAIErrorBody('this model does not support tools', 'invalid_request_error') },
       {
         kind: 'openai-stream',
@@ -354,7 +341,7 @@ describe('streamChat failures', () => {
     );
     const { events, text, error } = await collect(openai({ provider: 'ollama' }), ask('Read it', { tools: [READ_PAGE] }));
     expect(error).toBeUndefined();
-    expect(server.requests).toHaveLength(2);
+    expect(provider.server.requests).toHaveLength(2);
 
     expect(bodyOf(0).tools).toEqual([READ_PAGE]);
     const retried = bodyOf(1);
@@ -373,16 +360,16 @@ describe('streamChat failures', () => {
   });
 
   it('goes straight to XML tools when asked to', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['<tool_call>{"name":"read_page","arguments":{}}</tool_call>'] });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['<tool_call>{"name":"read_page","arguments":{}}</tool_call>'] });
     const { events } = await collect(openai(), ask('Read it', { tools: [READ_PAGE], toolMode: 'xml' }));
-    expect(server.requests).toHaveLength(1);
+    expect(provider.server.requests).toHaveLength(1);
     expect(bodyOf(0)).not.toHaveProperty('tools');
     expect(ofType(events, 'tool_call')).toHaveLength(1);
     expect(textOf(events)).toBe('');
   });
 
   it('keeps the partial answer, then reports a stream cut', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['The answer ', 'is ', 'forty-two.'], cutAfter: 2 });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['The answer ', 'is ', 'forty-two.'], cutAfter: 2 });
     const { text, error } = await collect(openai());
     expect(text).toBe('The answer is ');
     expect(error?.kind).toBe('stream-cut');
@@ -390,7 +377,7 @@ describe('streamChat failures', () => {
   });
 
   it('reports a malformed chunk as a bad stream', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['fine ', 'broken', 'never'], badChunkAt: 1 });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['fine ', 'broken', 'never'], badChunkAt: 1 });
     const { text, error } = await collect(openai());
     expect(text).toBe('fine ');
     expect(error?.kind).toBe('bad-stream');
@@ -416,7 +403,7 @@ describe('streamChat failures', () => {
   });
 
   it('times out when the server never answers', async () => {
-    server.enqueue({ kind: 'stall' });
+    provider.server.enqueue({ kind: 'stall' });
     const started = Date.now();
     const { error } = await collect(openai({ timeoutSeconds: 1 }));
     const elapsed = Date.now() - started;
@@ -426,14 +413,14 @@ describe('streamChat failures', () => {
   });
 
   it('times out when the stream stops mid-answer, keeping the partial text', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: ['partial ', 'rest'], stallAfter: 1 });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['partial ', 'rest'], stallAfter: 1 });
     const { text, error } = await collect(openai({ timeoutSeconds: 1 }));
     expect(text).toBe('partial ');
     expect(error).toMatchObject({ kind: 'timeout', message: 'OpenAI stopped sending within 1 s.' });
   });
 
   it('stops with a cancelled error when the user aborts mid-stream', async () => {
-    server.enqueue({ kind: 'openai-stream', chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 20 });
+    provider.server.enqueue({ kind: 'openai-stream', chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 20 });
     const controller = new AbortController();
     const started = Date.now();
     const { events, error } = await collect(openai(), ask('Hi', { signal: controller.signal }), (event) => {
@@ -450,7 +437,7 @@ describe('streamChat failures', () => {
     controller.abort();
     const { error } = await collect(openai(), ask('Hi', { signal: controller.signal }));
     expect(error?.kind).toBe('cancelled');
-    expect(server.requests).toHaveLength(0);
+    expect(provider.server.requests).toHaveLength(0);
   });
 
   it('tells the user to check the server when nothing listens', async () => {

@@ -124,6 +124,13 @@ export async function launchJawad(name: BrowserName, options: LaunchOptions = {}
   return name === 'chromium' ? launchChromium(dist, options) : launchFirefox(dist, options);
 }
 
+async function openTab(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.bringToFront();
+  return page;
+}
+
 async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
@@ -185,12 +192,7 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     baseUrl,
     host,
     sidebar,
-    async openTab(url) {
-      const page = await browser.newPage();
-      await page.goto(url, { waitUntil: 'load' });
-      await page.bringToFront();
-      return page;
-    },
+    openTab: (url) => openTab(browser, url),
     async stopBackground() {
       cdp ??= await host.createCDPSession();
       const versions = new Map<string, { versionId: string; runningStatus: string; scriptURL: string }>();
@@ -245,12 +247,7 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
     baseUrl,
     host,
     sidebar,
-    async openTab(url) {
-      const page = await browser.newPage();
-      await page.goto(url, { waitUntil: 'load' });
-      await page.bringToFront();
-      return page;
-    },
+    openTab: (url) => openTab(browser, url),
     async stopBackground() {
       // Firefox has no remote command to stop an event page; the idle timeout does it for real.
       if (!options.firefoxIdleTimeoutMs) throw new Error('Launch Firefox with firefoxIdleTimeoutMs to stop its background');

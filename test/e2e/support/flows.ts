@@ -1,5 +1,5 @@
 /** What a user does in the sidebar, as reusable steps. */
-import type { Sidebar } from './extension-browser';
+import { launchJawad, type BrowserName, type JawadBrowser, type Sidebar } from './extension-browser';
 
 export interface ProviderChoice {
   provider: string;
@@ -97,4 +97,12 @@ export async function waitForAnswer(sidebar: Sidebar, timeoutMs = 15_000): Promi
   );
   const all = await messages(sidebar);
   return all.filter((m) => m.role === 'assistant').at(-1)!;
+}
+
+/** Launches the browser with Jawad and points it at the provider test server, ready to chat. */
+export async function launchReadyToChat(name: BrowserName, providerUrl: string): Promise<JawadBrowser> {
+  const jawad = await launchJawad(name);
+  await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${providerUrl}/v1`, model: 'test-model', timeoutSeconds: 3 });
+  await backToChat(jawad.sidebar);
+  return jawad;
 }
