@@ -36,6 +36,11 @@ export function MessageItem({ message, canRetry }: { message: StoredMessage; can
       {message.page && <PageChip page={message.page} />}
       {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
       {message.status === 'streaming' && message.content === '' && <p class="thinking">Thinking…</p>}
+      {message.error && message.status !== 'stopped' && (
+        <p class="message-error" role="alert">
+          {message.error.message}
+        </p>
+      )}
       {!isUser && (
         <footer class="message-footer">
           {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
@@ -46,11 +51,6 @@ export function MessageItem({ message, canRetry }: { message: StoredMessage; can
             </button>
           )}
         </footer>
-      )}
-      {message.error && message.status !== 'stopped' && (
-        <p class="message-error" role="alert">
-          {message.error.message}
-        </p>
       )}
     </article>
   );
