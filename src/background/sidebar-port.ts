@@ -70,9 +70,23 @@ function errorEvent(error: unknown, requestId: string | undefined): BackgroundEv
   return { type: 'ERROR', requestId: id, payload: toErrorPayload(error) };
 }
 
+/**
+ * Posts an event after validating it (which also strips fields the sidebar must not see, such as
+ * an API key). An event that fails validation is a bug: the sidebar gets an ERROR instead of
+ * waiting forever for a reply that will never come.
+ */
 function send(port: Runtime.Port, event: BackgroundEvent): void {
+  const checked = BackgroundEvent.safeParse(event);
+  const outgoing: BackgroundEvent = checked.success
+    ? checked.data
+    : {
+        type: 'ERROR',
+        requestId: event.requestId,
+        payload: { code: 'EXECUTION_ERROR', message: `Jawad's background produced an invalid ${event.type} message. Please report this bug.` },
+      };
+  if (!checked.success) console.error('Jawad: invalid outgoing event', event.type, checked.error.issues);
   try {
-    port.postMessage(BackgroundEvent.parse(event));
+    port.postMessage(outgoing);
   } catch {
     // The sidebar closed between the check and the post; it reloads state when it reconnects.
   }

@@ -196,6 +196,19 @@ describe('SidebarPorts.dispatch', () => {
     expect(JSON.stringify(sidebar.posted)).not.toContain('sk-LEAK');
   });
 
+  it('turns an event that fails validation into an ERROR, so the sidebar is not left waiting', async () => {
+    const handlers = spyTable();
+    handlers.LIST_CONVERSATIONS.mockImplementation((request, { reply }) =>
+      reply({ type: 'CONVERSATIONS', requestId: request.requestId, payload: { conversations: [{ id: 42 }] } as never }),
+    );
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { ports, sidebar } = setup(handlers);
+    await ports.dispatch(sidebar.port, { type: 'LIST_CONVERSATIONS', requestId: REQ, payload: {} });
+    expect(lastPosted(sidebar.posted)).toMatchObject({ type: 'ERROR', requestId: REQ, payload: { code: 'EXECUTION_ERROR' } });
+    expect(errors).toHaveBeenCalled();
+    errors.mockRestore();
+  });
+
   it('survives a sidebar that closed before the reply', async () => {
     const handlers = spyTable();
     handlers.PING.mockRejectedValue(new Error('x'));
