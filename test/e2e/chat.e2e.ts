@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
-import { launchReadyToChat, markAnswersSeen, messages, sendMessage, waitForAnswer } from './support/flows';
+import { backToChat, launchReadyToChat, markAnswersSeen, messages, openView, sendMessage, waitForAnswer } from './support/flows';
 
 for (const browserName of browsersUnderTest()) {
   describe(`chat in ${browserName}`, () => {
@@ -155,6 +155,27 @@ for (const browserName of browsersUnderTest()) {
       expect(all.filter((m) => m.text === 'One two').length).toBe(0);
       const retryBody = provider.requests.at(-1)!.json as { messages: Array<{ content: string }> };
       expect(retryBody.messages.at(-1)!.content).toBe('Count slowly');
+    });
+
+    it('lists conversations, deletes one, and clears all history', async () => {
+      await jawad.sidebar.click('.top-bar nav button', 'New chat');
+      provider.enqueue({ kind: 'openai-stream', chunks: ['Noted.'] });
+      await sendMessage(jawad.sidebar, 'A conversation to delete');
+      await waitForAnswer(jawad.sidebar);
+      await openView(jawad.sidebar, 'History');
+      const titles = await jawad.sidebar.text('.history .conversation-title');
+      expect(titles).toContain('A conversation to delete');
+      expect(titles).toContain('Tell me about the Severn');
+
+      await jawad.sidebar.click('.history li button[aria-label^="Delete “A conversation to delete"]');
+      await jawad.sidebar.waitFor((win) => !win.document.querySelector('.history')?.textContent?.includes('A conversation to delete'), null, 'the deletion');
+      expect(await jawad.sidebar.text('.history .conversation-title')).toContain('Tell me about the Severn');
+
+      await jawad.sidebar.click('.history button.danger', 'Clear history');
+      await jawad.sidebar.click('.history button.danger', 'Click again');
+      await jawad.sidebar.waitFor((win) => win.document.querySelector('.history')?.textContent?.includes('No conversations yet'), null, 'an empty history');
+      await backToChat(jawad.sidebar);
+      expect(await messages(jawad.sidebar)).toEqual([]);
     });
   });
 }
