@@ -1,5 +1,5 @@
 /**
- * Jawad's benchmark: `npm run bench` (tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 9]
+ * Jawad's benchmark: `npm run bench` (tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 20]
  * [--tokens 200] [--delay 15] [--build]).
  *
  * Measures, in one run, against the built extension in real browsers:
@@ -13,11 +13,12 @@
  * not be measured.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launchJawad, type BrowserName } from '../test/e2e/support/extension-browser';
-import { parseArgs, type BenchOptions } from './bench/args';
+import { launchJawad, sleep, type BrowserName, type JawadBrowser } from '../test/e2e/support/extension-browser';
+import { parseArgs, UsageError, type BenchOptions } from './bench/args';
 import { measureBundles, type BundleReport } from './bench/bundle';
 import { measureColdOpens, type ColdOpenResult } from './bench/cold-open';
 import { showHost, sidebarViaHost } from './bench/pages';
@@ -68,8 +69,30 @@ function ensureBuild(options: BenchOptions): void {
   if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status ?? build.signal})`);
 }
 
+/** A cheap fingerprint of a build folder (paths, sizes, times): any rebuild changes it. */
+function distStamp(dir: string): string {
+  const hash = createHash('sha256');
+  try {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+      const stat = statSync(join(dir, file));
+      hash.update(`${file}:${stat.size}:${stat.mtimeMs}\n`);
+    }
+  } catch {
+    hash.update(`unreadable at ${Date.now()}`); // mid-rebuild: files come and go
+  }
+  return hash.digest('hex');
+}
+
+/** Closes the browser this bench launched; kills that process if it does not close in time. */
+async function closeBrowser(jawad: JawadBrowser): Promise<void> {
+  const timeout = sleep(15_000).then(() => 'timeout' as const);
+  const closed = jawad.close().then(() => 'closed' as const, () => 'failed' as const);
+  if ((await Promise.race([closed, timeout])) !== 'closed') jawad.browser.process()?.kill('SIGKILL');
+}
+
 async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<BrowserResult> {
   log(`\n${name}: launching with ${DIST[name]}`);
+  const stamp = distStamp(DIST[name]);
   const provider = await startBenchProvider();
   const launched = await attempt(`launching ${name}`, () => launchJawad(name));
   if (failed(launched)) {
@@ -91,9 +114,16 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
+    if (distStamp(DIST[name]) !== stamp) {
+      // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
+      // mixes two builds or breaks the extension outright. Such figures are worthless.
+      const error = { error: `${DIST[name]} was rebuilt during the measurement (a concurrent npm run build?): run the bench again` };
+      log(`  ✗ ${error.error}`);
+      return { version, coldOpen: error, tokenLatency: error };
+    }
     return { version, coldOpen, tokenLatency };
   } finally {
-    await jawad.close().catch(() => undefined);
+    await closeBrowser(jawad);
     await provider.close();
   }
 }
@@ -186,6 +216,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof UsageError ? error.message : error);
   process.exitCode = 1;
 });

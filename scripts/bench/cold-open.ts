@@ -16,9 +16,10 @@
  *    gives t1 ("observed"). MutationObserver callbacks run right after the DOM change, so t1 is
  *    when the UI was in the DOM, before it is painted.
  *  - If the UI was already there when the document was first reached (the moment was missed), t1
- *    is that moment: an upper bound ("found-ready"). Paint timing is not used as a fallback:
- *    Firefox reported first-contentful-paint before the app had rendered in some runs. Each run
- *    records its method; the summary prints how many runs were observed.
+ *    is that moment: an upper bound ("found-ready"). Paint timing is no fallback: the panel can
+ *    paint before it is connected (the background answers its Port a little later), and Firefox
+ *    reported first-contentful-paint before the composer existed in some runs. Each run records
+ *    its method; the summary prints how many runs were observed.
  *  - Both ends are `performance.timeOrigin + performance.now()`-style epoch times taken in the same
  *    browser process, so no cross-process clock is involved.
  */
@@ -115,11 +116,12 @@ function armProbe(arg: { path: string; timeoutMs: number }): void {
       stop.abort();
       const clickAt = epoch();
       const eventDelay = performance.now() - event.timeStamp;
+      // A promise settles once: this only reports a panel that never got ready.
+      setTimeout(() => resolve({ error: 'the panel did not become interactive', clickAt, eventDelay, reachedAt: epoch(), navigationStart: 0 }), arg.timeoutMs);
       const look = () => {
         const view = views.getViews().find((w) => w.location.pathname === arg.path);
         if (!view) {
-          if (epoch() - clickAt > arg.timeoutMs) resolve({ error: 'the panel did not open', clickAt, eventDelay, reachedAt: epoch(), navigationStart: 0 });
-          else setTimeout(look, 0);
+          if (epoch() - clickAt < arg.timeoutMs) setTimeout(look, 0);
           return;
         }
         const reachedAt = epoch();

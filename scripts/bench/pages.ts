@@ -38,13 +38,27 @@ export const SIDEBAR_PATH = '/src/sidebar/index.html';
 const FIND_SIDEBAR = `((globalThis.browser && globalThis.browser.extension) || globalThis.chrome.extension)
   .getViews().filter((w) => w.location.pathname === ${JSON.stringify(SIDEBAR_PATH)}).at(-1)`;
 
-async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+/** Longest a single evaluation may take; puppeteer's own limit (3 min) would stall a run for long. */
+const EVAL_TIMEOUT_MS = 30_000;
+
+class EvalTimeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new EvalTimeout(`${what} did not return within ${EVAL_TIMEOUT_MS / 1000} s`)), EVAL_TIMEOUT_MS);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+/** Evaluates source text in a page, retrying transient failures but not a hung page. */
+async function evaluate(page: Page, source: string, attempts = 5): Promise<unknown> {
   for (let i = 1; ; i++) {
     try {
-      return await fn();
+      return await withTimeout(page.evaluate(source), 'A page evaluation');
     } catch (error) {
       // Firefox BiDi can fail an evaluate while a tab switches process; it passes on a retry.
-      if (i >= attempts) throw error;
+      if (i >= attempts || error instanceof EvalTimeout) throw error;
       await sleep(100);
     }
   }
@@ -53,18 +67,19 @@ async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
 /** page.evaluate for a self-contained function with one JSON argument (see NAME_SHIM). */
 export function evalIn<A, T>(page: Page, fn: (arg: A) => T, arg: A): Promise<Awaited<T>> {
   const source = `(() => { ${NAME_SHIM} return (${fn.toString()})(${JSON.stringify(arg ?? null)}); })()`;
-  return retry(() => page.evaluate(source) as Promise<Awaited<T>>);
+  return evaluate(page, source) as Promise<Awaited<T>>;
 }
 
 /** A test-support Sidebar (so the e2e flows work as they are) that reaches the panel through the host. */
 export function sidebarViaHost(host: Page): Sidebar {
   return new Sidebar((source) =>
-    retry(() =>
-      host.evaluate(`(() => { ${NAME_SHIM}
+    evaluate(
+      host,
+      `(() => { ${NAME_SHIM}
         const __SIDEBAR__ = ${FIND_SIDEBAR};
         if (!__SIDEBAR__) throw new Error('sidebar closed');
         return ${source};
-      })()`),
+      })()`,
     ),
   );
 }
@@ -82,5 +97,5 @@ export async function showHost(host: Page): Promise<void> {
 
 /** Whether any sidebar document is alive (a closed panel can linger a moment before it is destroyed). */
 export function sidebarIsOpen(host: Page): Promise<boolean> {
-  return retry(() => host.evaluate(`(() => Boolean(${FIND_SIDEBAR}))()`) as Promise<boolean>);
+  return evaluate(host, `(() => Boolean(${FIND_SIDEBAR}))()`) as Promise<boolean>;
 }

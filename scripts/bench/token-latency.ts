@@ -12,7 +12,7 @@
  * holds. DOM time is not paint time: a frame (≤ 16.7 ms at 60 Hz) can still follow.
  */
 import type { Sidebar, SidebarWindow } from '../../test/e2e/support/extension-browser';
-import { backToChat, configureProvider, sendMessage, waitForAnswer } from '../../test/e2e/support/flows';
+import { backToChat, configureProvider, messages, sendMessage, waitForAnswer } from '../../test/e2e/support/flows';
 import { BENCH_MODEL, type BenchProvider } from './sse-provider';
 import { summarize, type Summary } from './stats';
 
@@ -48,7 +48,10 @@ export async function prepareChat(sidebar: Sidebar, provider: BenchProvider): Pr
   await waitForAnswer(sidebar);
 }
 
-/** Runs in the sidebar: records when each token's text first appears in the last answer. */
+/**
+ * Page code (evaluated from the welcome page with the sidebar's window as `win`): records, by the
+ * sidebar's clock, when each token's text first appears in the last answer.
+ */
 function observeTokens(win: SidebarWindow, count: number): void {
   const page = win as TokenWindow;
   const seen: Array<number | null> = new Array<number | null>(count).fill(null);
@@ -57,11 +60,24 @@ function observeTokens(win: SidebarWindow, count: number): void {
     const answers = win.document.querySelectorAll('article.message.assistant .markdown');
     const text = answers[answers.length - 1]?.textContent ?? '';
     const now = win.performance.timeOrigin + win.performance.now();
-    // Tokens arrive in order; several can land in one render.
+    // Tokens arrive in order; several can land in one render. (Same text as marker(): page code
+    // cannot call the bench's functions.)
     while (next < count && text.includes(`t${String(next).padStart(4, '0')}`)) seen[next++] = now;
   });
   observer.observe(win.document.querySelector('.messages')!, { childList: true, subtree: true, characterData: true });
   page.__benchTokens = { seen, stop: () => observer.disconnect() };
+}
+
+/** What the sidebar shows, to explain a failed run. */
+async function describeChat(sidebar: Sidebar): Promise<string> {
+  try {
+    const shown = await messages(sidebar);
+    const banner = await sidebar.text('.banner, .connection');
+    const lines = shown.map((m) => `${m.role}/${m.status}: ${m.text.slice(0, 60)}${m.error ? ` [${m.error}]` : ''}`);
+    return JSON.stringify({ messages: lines, banner });
+  } catch (error) {
+    return `(unreadable: ${error instanceof Error ? error.message : String(error)})`;
+  }
 }
 
 /**
@@ -86,7 +102,9 @@ export async function measureTokenLatency(sidebar: Sidebar, provider: BenchProvi
   await sidebar.eval(observeTokens, tokens);
   await sendMessage(sidebar, 'Stream the benchmark tokens');
   const writes = await written;
-  await waitForAnswer(sidebar, 30_000 + tokens * delayMs);
+  await waitForAnswer(sidebar, 30_000 + tokens * delayMs).catch(async (error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; the sidebar shows: ${await describeChat(sidebar)}`);
+  });
   const seen = await sidebar.eval((win) => {
     const page = win as TokenWindow;
     page.__benchTokens!.stop();
