@@ -2,33 +2,18 @@
  * The core promise, in real browsers: configure a provider in the real sidebar, chat with a
  * streamed answer, summarize a page, and keep the conversation through provider failures.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
-import { startProviderServer, type ProviderServer } from '../support/provider-server';
-import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
-import { backToChat, launchReadyToChat, markAnswersSeen, messages, openView, sendMessage, waitForAnswer } from './support/flows';
+import { describe, expect, it } from 'vitest';
+import type { ProviderServer } from '../support/provider-server';
+import { browsersUnderTest } from './support/extension-browser';
+import { backToChat, useReadyJawad, markAnswersSeen, messages, openView, sendMessage, waitForAnswer } from './support/flows';
 
 for (const browserName of browsersUnderTest()) {
   describe(`chat in ${browserName}`, () => {
-    let jawad: JawadBrowser;
-    let provider: ProviderServer;
-    let fixtures: FixtureServer;
-
-    beforeAll(async () => {
-      provider = await startProviderServer();
-      fixtures = await startFixtureServer();
-      jawad = await launchReadyToChat(browserName, provider.url);
-    });
-    afterAll(async () => {
-      await jawad?.close();
-      await provider?.close();
-      await fixtures?.close();
-    });
-    beforeEach(() => provider.reset());
+    const suite = useReadyJawad(browserName);
 
     it('streams a markdown answer into the sidebar and shows token usage', async () => {
-      provider.enqueue({ kind: 'openai-stream', chunks: ['The **Severn** ', 'has a ', 'huge tidal ', 'range.'], usage: { prompt_tokens: 31, completion_tokens: 9 }, delayMs: 60 });
-      await jawad.sidebar.eval((win) => {
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['The **Severn** ', 'has a ', 'huge tidal ', 'range.'], usage: { prompt_tokens: 31, completion_tokens: 9 }, delayMs: 60 });
+      await suite.jawad.sidebar.eval((win) => {
         const seen: number[] = [];
         (win as unknown as { __lengths: number[] }).__lengths = seen;
         new win.MutationObserver(() => {
@@ -38,31 +23,31 @@ for (const browserName of browsersUnderTest()) {
         }).observe(win.document.body, { subtree: true, childList: true, characterData: true });
       }, null);
 
-      await sendMessage(jawad.sidebar, 'Tell me about the Severn');
-      const answer = await waitForAnswer(jawad.sidebar);
+      await sendMessage(suite.jawad.sidebar, 'Tell me about the Severn');
+      const answer = await waitForAnswer(suite.jawad.sidebar);
 
       expect(answer.status).toBe('complete');
       expect(answer.text).toBe('The Severn has a huge tidal range.');
       expect(answer.html).toContain('<strong>Severn</strong>');
-      const lengths = await jawad.sidebar.eval((win) => (win as unknown as { __lengths: number[] }).__lengths, null);
+      const lengths = await suite.jawad.sidebar.eval((win) => (win as unknown as { __lengths: number[] }).__lengths, null);
       expect(new Set(lengths.filter((n) => n > 0 && n < answer.text.length)).size).toBeGreaterThanOrEqual(2);
-      expect(await jawad.sidebar.text('.usage')).toContain('31 in · 9 out tokens');
+      expect(await suite.jawad.sidebar.text('.usage')).toContain('31 in · 9 out tokens');
 
-      const [request] = provider.requests.filter((r) => r.path === '/v1/chat/completions');
+      const [request] = suite.provider.requests.filter((r) => r.path === '/v1/chat/completions');
       const body = request!.json as { stream: boolean; messages: Array<{ role: string; content: string }> };
       expect(body.stream).toBe(true);
       expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'Tell me about the Severn' });
     });
 
     it('renders hostile markdown inertly: no script, no javascript: link, no auto-loaded image', async () => {
-      const tracker = `${fixtures.url}/track.png?leak=secret`;
-      provider.enqueue({
+      const tracker = `${suite.fixtures.url}/track.png?leak=secret`;
+      suite.provider.enqueue({
         kind: 'openai-stream',
         chunks: [`Click [here](javascript:alert(1)) <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> ![chart](${tracker}) [safe](https://example.org/)`],
       });
-      await sendMessage(jawad.sidebar, 'Show me something');
-      const answer = await waitForAnswer(jawad.sidebar);
-      const dom = await jawad.sidebar.eval((win) => {
+      await sendMessage(suite.jawad.sidebar, 'Show me something');
+      const answer = await waitForAnswer(suite.jawad.sidebar);
+      const dom = await suite.jawad.sidebar.eval((win) => {
         const answers = win.document.querySelectorAll('article.message.assistant .markdown');
         const last = answers[answers.length - 1]!;
         return {
@@ -80,20 +65,20 @@ for (const browserName of browsersUnderTest()) {
       expect(dom.hrefs).toContain('https://example.org/');
       expect(dom.images).toBe(0);
       expect(dom.imageButtons).toContain('Load image: chart');
-      expect(fixtures.hits.some((path) => path.startsWith('/track.png'))).toBe(false);
+      expect(suite.fixtures.hits.some((path) => path.startsWith('/track.png'))).toBe(false);
     });
 
     it('summarizes the active page from its visible main content only', async () => {
-      await jawad.openTab(`${fixtures.url}/article.html`);
-      provider.enqueue({ kind: 'openai-stream', chunks: ['The article weighs ', 'a Severn barrage against ', 'its ecological cost.'] });
-      await markAnswersSeen(jawad.sidebar);
-      await jawad.sidebar.click('.composer button', 'Summarize page');
-      const answer = await waitForAnswer(jawad.sidebar);
+      await suite.jawad.openTab(`${suite.fixtures.url}/article.html`);
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['The article weighs ', 'a Severn barrage against ', 'its ecological cost.'] });
+      await markAnswersSeen(suite.jawad.sidebar);
+      await suite.jawad.sidebar.click('.composer button', 'Summarize page');
+      const answer = await waitForAnswer(suite.jawad.sidebar);
       expect(answer.text).toBe('The article weighs a Severn barrage against its ecological cost.');
 
-      const chip = await jawad.sidebar.text('article.message.user .page-chip');
+      const chip = await suite.jawad.sidebar.text('article.message.user .page-chip');
       expect(chip).toContain('Tidal Power in the Severn Estuary');
-      const body = provider.requests.at(-1)!.json as { messages: Array<{ role: string; content: string }> };
+      const body = suite.provider.requests.at(-1)!.json as { messages: Array<{ role: string; content: string }> };
       const prompt = body.messages.at(-1)!.content;
       expect(prompt).toContain('second-highest tidal range in the world');
       expect(prompt).toContain('## Why the range matters');
@@ -104,8 +89,8 @@ for (const browserName of browsersUnderTest()) {
       }
     });
 
-    it('shows provider failures as readable errors and keeps the conversation going', async () => {
-      const before = (await messages(jawad.sidebar)).length;
+    it('shows suite.provider failures as readable errors and keeps the conversation going', async () => {
+      const before = (await messages(suite.jawad.sidebar)).length;
       const cases: Array<{ reply: Parameters<ProviderServer['enqueue']>[0][]; expected: RegExp; question: string }> = [
         { question: 'q-401', reply: [{ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } }], expected: /Invalid API key\. Double-check your custom key in Settings\./ },
         { question: 'q-500', reply: [{ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { kind: 'error', status: 500 }], expected: /server error \(HTTP 500\)/ },
@@ -115,67 +100,67 @@ for (const browserName of browsersUnderTest()) {
         { question: 'q-stall', reply: [{ kind: 'stall' }], expected: /did not answer within 3 s/ },
       ];
       for (const { question, reply, expected } of cases) {
-        provider.enqueue(...reply);
-        await sendMessage(jawad.sidebar, question);
-        const answer = await waitForAnswer(jawad.sidebar);
+        suite.provider.enqueue(...reply);
+        await sendMessage(suite.jawad.sidebar, question);
+        const answer = await waitForAnswer(suite.jawad.sidebar);
         expect(answer.status, question).toBe('error');
         expect(answer.error, question).toMatch(expected);
       }
-      const cut = (await messages(jawad.sidebar)).filter((m) => m.role === 'assistant').at(-3)!;
+      const cut = (await messages(suite.jawad.sidebar)).filter((m) => m.role === 'assistant').at(-3)!;
       expect(cut.text).toBe('Partial answer');
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Back to normal.'] });
-      await sendMessage(jawad.sidebar, 'still there?');
-      expect((await waitForAnswer(jawad.sidebar)).text).toBe('Back to normal.');
-      const all = await messages(jawad.sidebar);
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Back to normal.'] });
+      await sendMessage(suite.jawad.sidebar, 'still there?');
+      expect((await waitForAnswer(suite.jawad.sidebar)).text).toBe('Back to normal.');
+      const all = await messages(suite.jawad.sidebar);
       expect(all.length).toBe(before + 2 * (cases.length + 1));
       expect(all.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(expect.arrayContaining(['q-401', 'q-stall', 'still there?']));
     });
 
     it('stops a streaming answer and keeps what arrived, then retries it', async () => {
-      provider.enqueue({ kind: 'openai-stream', chunks: ['One ', 'two ', 'three ', 'four'], stallAfter: 2 });
-      await sendMessage(jawad.sidebar, 'Count slowly');
-      await jawad.sidebar.waitFor((win) => win.document.querySelector('button.stop'), null, 'the stop button');
-      await jawad.sidebar.waitFor((win) => {
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['One ', 'two ', 'three ', 'four'], stallAfter: 2 });
+      await sendMessage(suite.jawad.sidebar, 'Count slowly');
+      await suite.jawad.sidebar.waitFor((win) => win.document.querySelector('button.stop'), null, 'the stop button');
+      await suite.jawad.sidebar.waitFor((win) => {
         const answers = win.document.querySelectorAll<HTMLElement>('article.message.assistant .markdown');
         return answers[answers.length - 1]?.innerText.includes('two');
       }, null, 'the first chunks');
-      await jawad.sidebar.click('button.stop');
-      const stopped = await waitForAnswer(jawad.sidebar);
+      await suite.jawad.sidebar.click('button.stop');
+      const stopped = await waitForAnswer(suite.jawad.sidebar);
       expect(stopped.status).toBe('stopped');
       expect(stopped.text).toBe('One two');
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['One two three four.'] });
-      await markAnswersSeen(jawad.sidebar);
-      await jawad.sidebar.click('article.message.assistant .message-footer button', 'Retry');
-      const retried = await waitForAnswer(jawad.sidebar);
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['One two three four.'] });
+      await markAnswersSeen(suite.jawad.sidebar);
+      await suite.jawad.sidebar.click('article.message.assistant .message-footer button', 'Retry');
+      const retried = await waitForAnswer(suite.jawad.sidebar);
       expect(retried.status).toBe('complete');
-      const all = await messages(jawad.sidebar);
+      const all = await messages(suite.jawad.sidebar);
       expect(all.at(-1)!.text).toBe('One two three four.');
       expect(all.filter((m) => m.text === 'One two').length).toBe(0);
-      const retryBody = provider.requests.at(-1)!.json as { messages: Array<{ content: string }> };
+      const retryBody = suite.provider.requests.at(-1)!.json as { messages: Array<{ content: string }> };
       expect(retryBody.messages.at(-1)!.content).toBe('Count slowly');
     });
 
     it('lists conversations, deletes one, and clears all history', async () => {
-      await jawad.sidebar.click('.top-bar nav button', 'New chat');
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Noted.'] });
-      await sendMessage(jawad.sidebar, 'A conversation to delete');
-      await waitForAnswer(jawad.sidebar);
-      await openView(jawad.sidebar, 'History');
-      const titles = await jawad.sidebar.text('.history .conversation-title');
+      await suite.jawad.sidebar.click('.top-bar nav button', 'New chat');
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Noted.'] });
+      await sendMessage(suite.jawad.sidebar, 'A conversation to delete');
+      await waitForAnswer(suite.jawad.sidebar);
+      await openView(suite.jawad.sidebar, 'History');
+      const titles = await suite.jawad.sidebar.text('.history .conversation-title');
       expect(titles).toContain('A conversation to delete');
       expect(titles).toContain('Tell me about the Severn');
 
-      await jawad.sidebar.click('.history li button[aria-label^="Delete “A conversation to delete"]');
-      await jawad.sidebar.waitFor((win) => !win.document.querySelector('.history')?.textContent?.includes('A conversation to delete'), null, 'the deletion');
-      expect(await jawad.sidebar.text('.history .conversation-title')).toContain('Tell me about the Severn');
+      await suite.jawad.sidebar.click('.history li button[aria-label^="Delete “A conversation to delete"]');
+      await suite.jawad.sidebar.waitFor((win) => !win.document.querySelector('.history')?.textContent?.includes('A conversation to delete'), null, 'the deletion');
+      expect(await suite.jawad.sidebar.text('.history .conversation-title')).toContain('Tell me about the Severn');
 
-      await jawad.sidebar.click('.history button.danger', 'Clear history');
-      await jawad.sidebar.click('.history button.danger', 'Click again');
-      await jawad.sidebar.waitFor((win) => win.document.querySelector('.history')?.textContent?.includes('No conversations yet'), null, 'an empty history');
-      await backToChat(jawad.sidebar);
-      expect(await messages(jawad.sidebar)).toEqual([]);
+      await suite.jawad.sidebar.click('.history button.danger', 'Clear history');
+      await suite.jawad.sidebar.click('.history button.danger', 'Click again');
+      await suite.jawad.sidebar.waitFor((win) => win.document.querySelector('.history')?.textContent?.includes('No conversations yet'), null, 'an empty history');
+      await backToChat(suite.jawad.sidebar);
+      expect(await messages(suite.jawad.sidebar)).toEqual([]);
     });
   });
 }

@@ -1,11 +1,9 @@
 /**
  * Pages and malformed messages must never reach or crash the privileged background.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
-import { startProviderServer, type ProviderServer } from '../support/provider-server';
-import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
-import { backToChat, launchReadyToChat, openView, sendMessage, waitForAnswer } from './support/flows';
+import { describe, expect, it } from 'vitest';
+import { browsersUnderTest, sleep } from './support/extension-browser';
+import { backToChat, useReadyJawad, openView, sendMessage, waitForAnswer } from './support/flows';
 
 interface PortProbe {
   replies: Array<{ type: string; requestId: string; payload: { code?: string } }>;
@@ -14,38 +12,24 @@ interface PortProbe {
 
 for (const browserName of browsersUnderTest()) {
   describe(`security in ${browserName}`, () => {
-    let jawad: JawadBrowser;
-    let provider: ProviderServer;
-    let fixtures: FixtureServer;
-
-    beforeAll(async () => {
-      provider = await startProviderServer();
-      fixtures = await startFixtureServer();
-      jawad = await launchReadyToChat(browserName, provider.url);
-    });
-    afterAll(async () => {
-      await jawad?.close();
-      await provider?.close();
-      await fixtures?.close();
-    });
-    beforeEach(() => provider.reset());
+    const suite = useReadyJawad(browserName);
 
     it('ignores everything a web page sends its way', async () => {
-      const page = await jawad.openTab(`${fixtures.url}/hostile.html`);
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/hostile.html`);
       const attempts = JSON.parse((await page.$eval('#result', (el) => el.textContent)) ?? '{}') as Record<string, string>;
       expect(attempts.sendMessage).not.toBe('sent');
       expect(attempts.connect).not.toBe('sent');
       await sleep(500);
-      expect(provider.requests).toEqual([]);
-      await openView(jawad.sidebar, 'History');
-      expect(await jawad.sidebar.text('.history')).not.toContain('exfiltrate');
-      await openView(jawad.sidebar, 'Settings');
-      expect(await jawad.sidebar.eval((win) => (win.document.querySelector('input[name=baseUrl]') as HTMLInputElement).value, null)).toBe(`${provider.url}/v1`);
-      await backToChat(jawad.sidebar);
+      expect(suite.provider.requests).toEqual([]);
+      await openView(suite.jawad.sidebar, 'History');
+      expect(await suite.jawad.sidebar.text('.history')).not.toContain('exfiltrate');
+      await openView(suite.jawad.sidebar, 'Settings');
+      expect(await suite.jawad.sidebar.eval((win) => (win.document.querySelector('input[name=baseUrl]') as HTMLInputElement).value, null)).toBe(`${suite.provider.url}/v1`);
+      await backToChat(suite.jawad.sidebar);
     });
 
     it('answers malformed and unknown port messages with structured errors and keeps serving', async () => {
-      const probe = await jawad.host.evaluate(async () => {
+      const probe = await suite.jawad.host.evaluate(async () => {
         const result: PortProbe = { replies: [], disconnected: false };
         const port = browser.runtime.connect({ name: 'jawad-sidebar' });
         port.onMessage.addListener((message: unknown) => result.replies.push(message as PortProbe['replies'][number]));
@@ -77,13 +61,13 @@ for (const browserName of browsersUnderTest()) {
       expect(settings, 'the background still answers after the garbage').toBeDefined();
       expect(probe.disconnected).toBe(false);
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Still fine.'] });
-      await sendMessage(jawad.sidebar, 'Are you ok?');
-      expect((await waitForAnswer(jawad.sidebar)).text).toBe('Still fine.');
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Still fine.'] });
+      await sendMessage(suite.jawad.sidebar, 'Are you ok?');
+      expect((await waitForAnswer(suite.jawad.sidebar)).text).toBe('Still fine.');
     });
 
     it('hangs up on a port that does not present itself as the sidebar', async () => {
-      const outcome = await jawad.host.evaluate(async () => {
+      const outcome = await suite.jawad.host.evaluate(async () => {
         const port = browser.runtime.connect({ name: 'something-else' });
         const answers: unknown[] = [];
         let disconnected = false;

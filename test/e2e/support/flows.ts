@@ -1,4 +1,7 @@
 /** What a user does in the sidebar, as reusable steps. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../../support/fixture-server';
+import { startProviderServer, type ProviderServer } from '../../support/provider-server';
 import { launchJawad, type BrowserName, type JawadBrowser, type Sidebar } from './extension-browser';
 
 export interface ProviderChoice {
@@ -105,4 +108,30 @@ export async function launchReadyToChat(name: BrowserName, providerUrl: string):
   await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${providerUrl}/v1`, model: 'test-model', timeoutSeconds: 3 });
   await backToChat(jawad.sidebar);
   return jawad;
+}
+
+export interface ChatSuite {
+  jawad: JawadBrowser;
+  provider: ProviderServer;
+  fixtures: FixtureServer;
+}
+
+/**
+ * For a describe block: the provider and fixture servers, and the browser with Jawad ready to
+ * chat, started once and closed after; the provider's script is reset before each test.
+ */
+export function useReadyJawad(name: BrowserName): ChatSuite {
+  const suite = {} as ChatSuite;
+  beforeAll(async () => {
+    suite.provider = await startProviderServer();
+    suite.fixtures = await startFixtureServer();
+    suite.jawad = await launchReadyToChat(name, suite.provider.url);
+  });
+  afterAll(async () => {
+    await suite.jawad?.close();
+    await suite.provider?.close();
+    await suite.fixtures?.close();
+  });
+  beforeEach(() => suite.provider.reset());
+  return suite;
 }
