@@ -1,13 +1,10 @@
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import { App } from './components/App';
-import { startSidebar } from './store';
+import { setWindowId, startSidebar } from './store';
 import './styles.css';
 
-async function main(): Promise<void> {
-  const windowId = await browser.windows.getCurrent().then((w) => w.id).catch(() => undefined);
-  startSidebar(windowId);
-  render(<App />, document.getElementById('app')!);
-}
-
-void main();
+// Connect and render at once; the window id (needed only to find "this page") arrives meanwhile.
+startSidebar();
+render(<App />, document.getElementById('app')!);
+browser.windows.getCurrent().then((window) => setWindowId(window.id), () => undefined);

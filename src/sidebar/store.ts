@@ -62,9 +62,13 @@ function restoreDraft(requestId: string): void {
   if (text !== undefined && draft.value.trim() === '') draft.value = text;
 }
 
-export function startSidebar(currentWindowId: number | undefined): void {
-  windowId = currentWindowId;
+export function startSidebar(): void {
   client.start();
+}
+
+/** The browser window this sidebar belongs to: "this page" is that window's active tab. */
+export function setWindowId(id: number | undefined): void {
+  windowId = id;
 }
 
 export function sendChat(): void {
