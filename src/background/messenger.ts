@@ -21,9 +21,3 @@ export function isOwnExtensionPage(sender: Runtime.MessageSender | undefined, se
 export function isSidebarPort(port: Runtime.Port, self: ExtensionIdentity): boolean {
   return port.name === SIDEBAR_PORT_NAME && isOwnExtensionPage(port.sender, self);
 }
-
-/** A content script of this extension running in a web page tab (not an extension page). */
-export function isOwnContentScript(sender: Runtime.MessageSender | undefined, self: ExtensionIdentity): boolean {
-  if (!sender || sender.id !== self.id || sender.tab?.id === undefined) return false;
-  return !(sender.url ?? '').startsWith(self.baseUrl);
-}

@@ -120,8 +120,7 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('ERROR', ErrorPayload),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
-export type BackgroundEventType = BackgroundEvent['type'];
-export type BackgroundEventOf<T extends BackgroundEventType> = Extract<BackgroundEvent, { type: T }>;
+export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;
 
 // ---- Background → content script ------------------------------------------------------------
 

@@ -27,7 +27,3 @@ export function newRequestId(kind = 'user'): string {
 export function childRequestId(parent: string, kind: string): string {
   return `${parent}:${newLink(kind)}`;
 }
-
-export function rootOf(requestId: string): string {
-  return requestId.split(':')[0] ?? requestId;
-}

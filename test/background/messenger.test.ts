@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from 'webextension-polyfill';
-import { isOwnContentScript, isOwnExtensionPage, isSidebarPort, type ExtensionIdentity } from '../../src/background/messenger';
+import { isOwnExtensionPage, isSidebarPort, type ExtensionIdentity } from '../../src/background/messenger';
 import { SIDEBAR_PORT_NAME } from '../../src/protocol';
 import { fakePort } from './fake-port';
 
@@ -28,18 +28,5 @@ describe('isSidebarPort', () => {
     expect(isSidebarPort(fakePort(SIDEBAR_PORT_NAME, sidebar).port, self)).toBe(true);
     expect(isSidebarPort(fakePort('other', sidebar).port, self)).toBe(false);
     expect(isSidebarPort(fakePort(SIDEBAR_PORT_NAME, contentScript).port, self)).toBe(false);
-  });
-});
-
-describe('isOwnContentScript', () => {
-  it('accepts this extension’s script running in a web page tab', () => {
-    expect(isOwnContentScript(contentScript, self)).toBe(true);
-  });
-
-  it('refuses other extensions, senders without a tab, and extension pages', () => {
-    expect(isOwnContentScript({ ...contentScript, id: 'other@example.org' }, self)).toBe(false);
-    expect(isOwnContentScript({ id: self.id, url: 'https://example.com/' }, self)).toBe(false);
-    expect(isOwnContentScript({ ...sidebar, tab: { id: 3 } as Runtime.MessageSender['tab'] }, self)).toBe(false);
-    expect(isOwnContentScript(undefined, self)).toBe(false);
   });
 });

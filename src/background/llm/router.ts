@@ -74,14 +74,3 @@ export function asXmlConversation(messages: LlmMessage[], tools: ToolDefinition[
   }
   return out;
 }
-
-/** Collects a whole reply (for callers that do not stream, such as connection tests). */
-export async function completeChat(config: LlmConfig, request: RouterRequest): Promise<{ text: string; toolCalls: ToolCall[] }> {
-  let text = '';
-  const toolCalls: ToolCall[] = [];
-  for await (const event of streamChat(config, request)) {
-    if (event.type === 'text') text += event.text;
-    if (event.type === 'tool_call') toolCalls.push(event.call);
-  }
-  return { text, toolCalls };
-}

@@ -110,10 +110,3 @@ function partialPrefixLength(text: string, tag: string): number {
   }
   return 0;
 }
-
-export function parseXmlToolCalls(text: string): XmlParseResult {
-  const stream = new XmlToolCallStream();
-  const visible = stream.push(text);
-  const rest = stream.end();
-  return { text: visible + rest.text, calls: rest.calls };
-}

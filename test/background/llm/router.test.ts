@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../../src/background/llm/errors';
-import { completeChat, streamChat, type RouterRequest } from '../../../src/background/llm/router';
+import { streamChat, type RouterRequest } from '../../../src/background/llm/router';
 import type { LlmConfig, StreamEvent, ToolDefinition } from '../../../src/background/llm/types';
 import { openAIErrorBody } from '../../support/provider-server';
 import { useProviderServer } from '../../support/use-provider-server';
@@ -170,10 +170,6 @@ describe('streamChat over OpenAI-compatible servers', () => {
     ]);
   });
 
-  it('collects a whole reply with completeChat', async () => {
-    provider.server.enqueue({ kind: 'openai-stream', chunks: ['a', 'b', 'c'] });
-    expect(await completeChat(openai(), ask())).toEqual({ text: 'abc', toolCalls: [] });
-  });
 });
 
 describe('streamChat over Anthropic', () => {

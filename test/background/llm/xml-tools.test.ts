@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../src/background/llm/types';
-import { parseToolCallBody, parseXmlToolCalls, xmlToolInstructions, XmlToolCallStream } from '../../../src/background/llm/xml-tools';
+import { parseToolCallBody, xmlToolInstructions, XmlToolCallStream, type XmlParseResult } from '../../../src/background/llm/xml-tools';
+
+/** A whole reply through the streaming splitter in one chunk. */
+function parseXmlToolCalls(text: string): XmlParseResult {
+  const stream = new XmlToolCallStream();
+  const visible = stream.push(text);
+  const rest = stream.end();
+  return { text: visible + rest.text, calls: rest.calls };
+}
 
 const CALL = '<tool_call>{"name": "read_page", "arguments": {"maxChars": 2000}}</tool_call>';
 const SAMPLE = `Let me look. ${CALL}Done <3, a<b and <tool no call`;
