@@ -55,6 +55,7 @@ export default defineConfig(({ mode }) => {
         input: {
           sidebar: resolve(import.meta.dirname, 'src/sidebar/index.html'),
           welcome: resolve(import.meta.dirname, 'src/welcome/index.html'),
+          grantMic: resolve(import.meta.dirname, 'src/grant-mic/index.html'),
         },
       },
     },

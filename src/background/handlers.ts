@@ -5,10 +5,11 @@ import {
   type SidebarRequestType,
 } from '../protocol';
 import { publicMessage, type ConversationStore } from '../db/conversations';
-import { toPublicSettings, type SettingsStore } from '../db/settings';
+import { toPublicSettings, toPublicVoiceSettings, type SettingsStore } from '../db/settings';
 import type { ChatService } from './chat/chat-service';
 import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';
+import type { VoiceService } from './voice/voice-service';
 
 export interface HandlerContext {
   /** Answers the sidebar that sent the request. */
@@ -28,9 +29,10 @@ export interface HandlerDeps {
   settings: SettingsStore;
   testConnection: (config: LlmConfig) => Promise<TestResultPayload>;
   allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
+  voice: VoiceService;
 }
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin }: HandlerDeps): HandlerTable {
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice }: HandlerDeps): HandlerTable {
   const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
   };
@@ -78,6 +80,16 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
         await allowProviderOrigin((await settings.load())?.baseUrl ?? config.baseUrl);
       }
     },
+
+    GET_VOICE_SETTINGS: async (request, { reply }) => {
+      reply({ type: 'VOICE_SETTINGS', requestId: request.requestId, payload: toPublicVoiceSettings(await settings.loadVoice()) });
+    },
+    SAVE_VOICE_SETTINGS: async (request, { broadcast }) => {
+      const saved = await settings.saveVoice(request.payload);
+      broadcast({ type: 'VOICE_SETTINGS', requestId: request.requestId, payload: toPublicVoiceSettings(saved) });
+    },
+    START_VOICE: (request, { reply }) => voice.start(request, reply),
+    STOP_VOICE: (request, { reply }) => voice.stop(request, reply),
 
     PING: () => undefined,
   };

@@ -13,6 +13,8 @@ import { streamChat } from './llm/router';
 import { testConnection } from './llm/test-connection';
 import { readActivePage } from './page-reader';
 import { SidebarPorts } from './sidebar-port';
+import { VoiceService } from './voice/voice-service';
+import { transcribe } from './voice/whisper';
 
 const db = database();
 const conversations = new ConversationStore(db);
@@ -31,7 +33,7 @@ const chat: ChatService = new ChatService({
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin }),
+  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe) }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { Conversation, ProviderSettings, StoredMessage } from '../protocol';
+import type { Conversation, ProviderSettings, StoredMessage, VoiceSettings } from '../protocol';
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -10,10 +10,7 @@ export interface MessageRow extends StoredMessage {
   prompt?: string;
 }
 
-export interface SettingsRow {
-  key: 'provider';
-  value: ProviderSettings;
-}
+export type SettingsRow = { key: 'provider'; value: ProviderSettings } | { key: 'voice'; value: VoiceSettings };
 
 /**
  * The extension's IndexedDB. It lives in the extension's own origin, so content scripts (which run

@@ -1,11 +1,35 @@
-import { keyHint, type ProviderSettings, type PublicSettings, type SettingsUpdate } from '../protocol';
+import {
+  DEFAULT_VOICE_SETTINGS,
+  keyHint,
+  type ProviderSettings,
+  type PublicSettings,
+  type PublicVoiceSettings,
+  type SettingsUpdate,
+  type VoiceSettings,
+} from '../protocol';
 import type { JawadDatabase } from './database';
 
 export class SettingsStore {
   constructor(private readonly db: JawadDatabase) {}
 
   async load(): Promise<ProviderSettings | undefined> {
-    return (await this.db.settings.get('provider'))?.value;
+    const row = await this.db.settings.get('provider');
+    return row?.key === 'provider' ? row.value : undefined;
+  }
+
+  async loadVoice(): Promise<VoiceSettings> {
+    const row = await this.db.settings.get('voice');
+    return row?.key === 'voice' ? row.value : DEFAULT_VOICE_SETTINGS;
+  }
+
+  /** Like save(): an omitted key is kept only while the transcription URL keeps its origin. */
+  async saveVoice(update: VoiceSettings): Promise<VoiceSettings> {
+    const current = await this.loadVoice();
+    const sameServer = originOf(current.whisperBaseUrl) === originOf(update.whisperBaseUrl);
+    const whisperApiKey = update.whisperApiKey === undefined ? (sameServer ? current.whisperApiKey : undefined) : update.whisperApiKey || undefined;
+    const next: VoiceSettings = { ...update, whisperApiKey };
+    await this.db.settings.put({ key: 'voice', value: next });
+    return next;
   }
 
   /** Saves an update. An omitted apiKey keeps the stored key if the provider stays the same. */
@@ -23,6 +47,15 @@ export class SettingsStore {
     const current = await this.load();
     return current && sameEndpoint(current, settings) ? { ...settings, apiKey: current.apiKey } : settings;
   }
+}
+
+function originOf(url: string | undefined): string | undefined {
+  return url ? new URL(url).origin : undefined;
+}
+
+export function toPublicVoiceSettings(settings: VoiceSettings): PublicVoiceSettings {
+  const { whisperApiKey, ...rest } = settings;
+  return { ...rest, hasWhisperKey: Boolean(whisperApiKey) };
 }
 
 /** A stored key is reused only for the same provider at the same origin: it never follows a new URL. */

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { ErrorPayload } from './errors';
 import { REQUEST_ID_PATTERN } from './request-id';
-import { ProviderSettings, PublicSettings } from './settings';
+import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
 const RequestId = z.string().check(z.regex(REQUEST_ID_PATTERN, 'requestId must be a request-id chain like user-1a2b3c4d'));
 const Id = z.string().check(z.minLength(1), z.maxLength(100));
@@ -61,6 +61,8 @@ export type Conversation = z.infer<typeof Conversation>;
 // ---- Sidebar → background (over the Port) ----------------------------------------------------
 
 export const MAX_CHAT_CHARS = 100_000;
+/** About 7.5 MB of audio: five minutes of Opus at typical voice bit rates, with room to spare. */
+export const MAX_AUDIO_BASE64_CHARS = 10_000_000;
 
 export const SidebarRequest = z.discriminatedUnion('type', [
   message('CHAT_MESSAGE', z.object({
@@ -79,6 +81,17 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('GET_SETTINGS', Empty),
   message('SAVE_SETTINGS', ProviderSettings),
   message('TEST_CONNECTION', ProviderSettings),
+  message('GET_VOICE_SETTINGS', Empty),
+  message('SAVE_VOICE_SETTINGS', VoiceSettings),
+  /** The sidebar is about to record: the background checks the transcription setup first. */
+  message('START_VOICE', z.object({ mode: VoiceMode })),
+  /** Recording ended: the audio to transcribe, or `cancelled` to drop it unheard. */
+  message('STOP_VOICE', z.object({
+    cancelled: z._default(z.boolean(), false),
+    audio: z.optional(z.string().check(z.maxLength(MAX_AUDIO_BASE64_CHARS))),
+    mimeType: z._default(z.string().check(z.maxLength(100)), 'audio/webm'),
+    durationMs: z._default(z.number().check(z.nonnegative()), 0),
+  })),
   /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
   message('PING', Empty),
 ]);
@@ -87,6 +100,25 @@ export type SidebarRequestType = SidebarRequest['type'];
 export type SidebarRequestOf<T extends SidebarRequestType> = Extract<SidebarRequest, { type: T }>;
 
 // ---- Background → sidebar -------------------------------------------------------------------
+
+export const VOICE_ERROR_CODES = [
+  'MIC_DENIED',
+  'NO_MIC',
+  'MIC_BUSY',
+  'NOT_CONFIGURED',
+  'NOT_SUPPORTED',
+  'BAD_KEY',
+  'SERVER_DOWN',
+  'TRANSCRIPTION_FAILED',
+  'EMPTY_AUDIO',
+  'TIMEOUT',
+] as const;
+export const VoiceErrorCode = z.enum(VOICE_ERROR_CODES);
+export type VoiceErrorCode = z.infer<typeof VoiceErrorCode>;
+
+/** A voice failure with words for the user: what happened and what to do about it. */
+export const VoiceErrorPayload = z.object({ code: VoiceErrorCode, error: z.string() });
+export type VoiceErrorPayload = z.infer<typeof VoiceErrorPayload>;
 
 export const ChatResponsePayload = z.discriminatedUnion('phase', [
   z.object({
@@ -118,6 +150,12 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('SETTINGS', z.nullable(PublicSettings)),
   message('TEST_RESULT', TestResultPayload),
   message('ERROR', ErrorPayload),
+  message('VOICE_SETTINGS', PublicVoiceSettings),
+  message('VOICE_STARTED', z.object({ mode: VoiceMode })),
+  message('VOICE_TRANSCRIBING', Empty),
+  message('VOICE_RESULT', z.object({ transcript: z.string(), isFinal: z.boolean() })),
+  message('VOICE_END', Empty),
+  message('VOICE_ERROR', VoiceErrorPayload),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;

@@ -103,3 +103,34 @@ export function keyHint(apiKey: string | undefined): string | undefined {
   if (!apiKey) return undefined;
   return apiKey.length <= 8 ? '••••' : `••••${apiKey.slice(-4)}`;
 }
+
+// ---- Voice ---------------------------------------------------------------------------------
+
+export const VOICE_MODES = ['whisper', 'speech'] as const;
+export const VoiceMode = z.enum(VOICE_MODES);
+export type VoiceMode = z.infer<typeof VoiceMode>;
+
+/**
+ * Voice input. Whisper: any OpenAI-compatible /audio/transcriptions endpoint; blank base URL and
+ * key mean "the chat provider's". Speech: the browser's Web Speech API (Chrome only).
+ */
+export const VoiceSettings = z.object({
+  mode: z._default(VoiceMode, 'whisper'),
+  whisperBaseUrl: z.optional(HttpUrl),
+  whisperModel: z._default(z.string().check(z.trim(), z.minLength(1, 'Choose a transcription model'), z.maxLength(200)), 'whisper-1'),
+  whisperApiKey: z.optional(z.string().check(z.maxLength(500))),
+  /** BCP-47 language hint, e.g. "en"; blank lets the server detect it. */
+  language: z.optional(z.string().check(z.trim(), z.maxLength(20))),
+  autoSend: z._default(z.boolean(), false),
+  maxSeconds: z._default(z.int().check(z.minimum(5, 'Record at least 5 s'), z.maximum(300, 'Record at most 300 s')), 60),
+  /** Stop by itself after this much silence following speech; 0 turns it off. */
+  silenceSeconds: z._default(z.number().check(z.minimum(0), z.maximum(30)), 2),
+});
+export type VoiceSettings = z.infer<typeof VoiceSettings>;
+
+export const PublicVoiceSettings = z.extend(z.omit(VoiceSettings, { whisperApiKey: true }), {
+  hasWhisperKey: z.boolean(),
+});
+export type PublicVoiceSettings = z.infer<typeof PublicVoiceSettings>;
+
+export const DEFAULT_VOICE_SETTINGS: VoiceSettings = VoiceSettings.parse({});

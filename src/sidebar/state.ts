@@ -2,7 +2,7 @@
  * The sidebar's state as plain data, and the pure function that applies a background event to it.
  * Signals in store.ts hold it; this file has no browser calls, so it is unit-tested directly.
  */
-import type { BackgroundEvent, Conversation, ErrorPayload, PublicSettings, StoredMessage, TestResultPayload } from '../protocol';
+import type { BackgroundEvent, Conversation, ErrorPayload, PublicSettings, PublicVoiceSettings, StoredMessage, TestResultPayload } from '../protocol';
 
 export interface ChatState {
   /** null: a new conversation that has no messages yet. */
@@ -13,6 +13,8 @@ export interface ChatState {
   settings: PublicSettings | null | undefined;
   testResult: TestResultPayload | undefined;
   banner: ErrorPayload | undefined;
+  /** undefined until the background has answered GET_VOICE_SETTINGS. */
+  voiceSettings: PublicVoiceSettings | undefined;
 }
 
 export const initialState: ChatState = {
@@ -22,6 +24,7 @@ export const initialState: ChatState = {
   settings: undefined,
   testResult: undefined,
   banner: undefined,
+  voiceSettings: undefined,
 };
 
 function upsertConversation(list: Conversation[], conversation: Conversation): Conversation[] {
@@ -60,6 +63,14 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return { ...state, testResult: event.payload };
     case 'ERROR':
       return { ...state, banner: event.payload };
+    case 'VOICE_SETTINGS':
+      return { ...state, voiceSettings: event.payload };
+    case 'VOICE_STARTED':
+    case 'VOICE_TRANSCRIBING':
+    case 'VOICE_RESULT':
+    case 'VOICE_END':
+    case 'VOICE_ERROR':
+      return state; // the voice machine (voice/controller.ts) follows these
   }
 }
 

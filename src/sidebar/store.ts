@@ -1,7 +1,8 @@
 import { computed, signal } from '@preact/signals';
-import type { ProviderSettings } from '../protocol';
+import type { ProviderSettings, VoiceSettings } from '../protocol';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, type ChatState } from './state';
+import { VoiceController } from './voice/controller';
 
 export type View = 'chat' | 'history' | 'settings';
 
@@ -33,6 +34,7 @@ const client = new PortClient({
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') restoreDraft(event.requestId);
     if (event.type === 'TEST_RESULT') testing.value = false;
+    if (event.type.startsWith('VOICE_')) voiceInput.handle(event);
     state.value = applyEvent(state.value, event, ownRequests);
     const open = state.value.conversation?.id;
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
@@ -40,6 +42,13 @@ const client = new PortClient({
     client.setKeepalive(streaming.value);
   },
   onInvalidEvent: (error) => console.error('Jawad: invalid message from the background', error),
+});
+
+export const voiceInput = new VoiceController({
+  send: (message) => send(message),
+  draft,
+  settings: () => state.value.voiceSettings,
+  sendDraft: () => sendChat(),
 });
 
 function send(message: Outgoing): string {
@@ -51,6 +60,7 @@ function send(message: Outgoing): string {
 /** After a (re)connect the background may be a fresh instance: reload what the sidebar shows. */
 function resync(): void {
   send({ type: 'GET_SETTINGS', payload: {} });
+  send({ type: 'GET_VOICE_SETTINGS', payload: {} });
   send({ type: 'LIST_CONVERSATIONS', payload: {} });
   const open = state.value.conversation?.id ?? sessionStorage.getItem(CONVERSATION_KEY);
   if (open) send({ type: 'OPEN_CONVERSATION', payload: { conversationId: open } });
@@ -120,6 +130,10 @@ export function clearHistory(): void {
 
 export function saveSettings(settings: ProviderSettings): void {
   send({ type: 'SAVE_SETTINGS', payload: settings });
+}
+
+export function saveVoiceSettings(settings: VoiceSettings): void {
+  send({ type: 'SAVE_VOICE_SETTINGS', payload: settings });
 }
 
 export function testConnection(settings: ProviderSettings): void {

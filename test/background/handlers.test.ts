@@ -5,6 +5,7 @@ import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase } from '../../src/db/database';
 import { SettingsStore } from '../../src/db/settings';
 import { JawadError, type BackgroundEvent, type ProviderSettings, type TestResultPayload } from '../../src/protocol';
+import { VoiceService } from '../../src/background/voice/voice-service';
 
 const REQ = 'user-00000abc';
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-secret-key-1234', timeoutSeconds: 60 };
@@ -39,7 +40,8 @@ beforeEach(() => {
     },
     emit: () => undefined,
   });
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin });
+  const voice = new VoiceService(settings, async () => 'unused');
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice });
 });
 afterEach(async () => {
   await db.delete();

@@ -16,7 +16,8 @@ type SpyTable = { [T in SidebarRequestType]: Mock<Handler<T>> };
 function spyTable(): SpyTable {
   const types: SidebarRequest['type'][] = [
     'CHAT_MESSAGE', 'SUMMARIZE_PAGE', 'STOP_GENERATION', 'RETRY_MESSAGE', 'LIST_CONVERSATIONS', 'OPEN_CONVERSATION',
-    'DELETE_CONVERSATION', 'CLEAR_HISTORY', 'GET_SETTINGS', 'SAVE_SETTINGS', 'TEST_CONNECTION', 'PING',
+    'DELETE_CONVERSATION', 'CLEAR_HISTORY', 'GET_SETTINGS', 'SAVE_SETTINGS', 'TEST_CONNECTION', 'GET_VOICE_SETTINGS',
+    'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'PING',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -108,6 +109,10 @@ describe('SidebarPorts.dispatch', () => {
       GET_SETTINGS: {},
       SAVE_SETTINGS: settings,
       TEST_CONNECTION: settings,
+      GET_VOICE_SETTINGS: {},
+      SAVE_VOICE_SETTINGS: {},
+      START_VOICE: { mode: 'whisper' },
+      STOP_VOICE: { cancelled: true },
       PING: {},
     };
     for (const [type, payload] of Object.entries(messages)) {

@@ -1,4 +1,5 @@
-import { connection, newConversation, view, type View } from '../store';
+import { useEffect } from 'preact/hooks';
+import { connection, newConversation, view, voiceInput, type View } from '../store';
 import { ChatView } from './ChatView';
 import { HistoryView } from './HistoryView';
 import { SettingsView } from './SettingsView';
@@ -14,7 +15,22 @@ function NavButton({ target, label }: { target: View; label: string }) {
   );
 }
 
+/** Alt+V anywhere in the sidebar starts or stops voice input; Escape cancels it. */
+function useVoiceShortcut(): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey && !event.ctrlKey && !event.metaKey && event.code === 'KeyV') {
+        event.preventDefault();
+        voiceInput.toggle();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 export function App() {
+  useVoiceShortcut();
   return (
     <div class="app">
       <header class="top-bar">

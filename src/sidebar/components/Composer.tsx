@@ -1,4 +1,6 @@
-import { attachPage, connection, draft, sendChat, stopGeneration, streaming, summarizePage } from '../store';
+import { attachPage, connection, draft, sendChat, stopGeneration, streaming, summarizePage, voiceInput } from '../store';
+import { voice } from '../voice/controller';
+import { VoiceBar } from './VoiceBar';
 
 export function Composer() {
   const busy = streaming.value;
@@ -18,6 +20,7 @@ export function Composer() {
         else sendChat();
       }}
     >
+      <VoiceBar />
       <label class="visually-hidden" for="composer-input">
         Message Jawad
       </label>
@@ -34,6 +37,17 @@ export function Composer() {
           <input type="checkbox" checked={attachPage.value} onChange={(event) => (attachPage.value = (event.target as HTMLInputElement).checked)} />
           Include this page
         </label>
+        <button
+          type="button"
+          class="mic"
+          aria-label={voice.value.phase === 'recording' ? 'Stop voice input (Alt+V)' : 'Voice input (Alt+V)'}
+          aria-pressed={voice.value.phase === 'recording'}
+          title="Voice input (Alt+V)"
+          disabled={voice.value.phase === 'starting' || voice.value.phase === 'transcribing'}
+          onClick={() => voiceInput.toggle()}
+        >
+          🎤
+        </button>
         <button type="button" class="secondary" onClick={summarizePage} disabled={busy}>
           Summarize page
         </button>

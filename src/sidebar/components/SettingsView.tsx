@@ -8,6 +8,7 @@ import {
   type PublicSettings,
 } from '../../protocol';
 import { saveSettings, state, testConnection, testing } from '../store';
+import { VoiceSettingsForm } from './VoiceSettingsForm';
 
 interface Form {
   provider: ProviderId;
@@ -78,6 +79,7 @@ export function SettingsView() {
     : preset.needsKey ? 'Required' : 'Optional for local servers';
 
   return (
+    <div class="settings-page">
     <form
       class="settings"
       aria-label="Settings"
@@ -166,5 +168,7 @@ export function SettingsView() {
       </p>
       <p class="hint">Your key is kept in the extension’s own storage, out of reach of web pages, and sent only to the base URL above.</p>
     </form>
+    <VoiceSettingsForm />
+    </div>
   );
 }

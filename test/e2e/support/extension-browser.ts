@@ -112,6 +112,10 @@ export interface LaunchOptions {
   firefoxIdleTimeoutMs?: number;
   /** Reuse a profile (to test persistence across browser restarts). */
   profileDir?: string;
+  /** Extra Chromium command-line switches (fake microphone, …). */
+  chromiumArgs?: string[];
+  /** Extra Firefox preferences (fake media, permission defaults, …). */
+  firefoxPrefs?: Record<string, unknown>;
 }
 
 export function newProfileDir(): string {
@@ -165,6 +169,7 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
       '--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-quic',
       `--load-extension=${dist}`, `--disable-extensions-except=${dist}`,
+      ...(options.chromiumArgs ?? []),
     ],
   });
   const baseUrl = `chrome-extension://${unpackedExtensionId(dist)}/`;
@@ -222,6 +227,7 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
       ...(options.firefoxIdleTimeoutMs ? { 'extensions.background.idle.timeout': options.firefoxIdleTimeoutMs } : {}),
+      ...options.firefoxPrefs,
     },
   });
   await browser.installExtension(dist);

@@ -1,0 +1,65 @@
+import type { BackgroundEvent, SidebarRequestOf, VoiceErrorPayload } from '../../protocol';
+import type { SettingsStore } from '../../db/settings';
+import { decodeAudio, resolveTranscriptionConfig, VoiceError, type TranscriptionConfig } from './whisper';
+
+type Reply = (event: BackgroundEvent) => void;
+type Transcribe = (config: TranscriptionConfig, audio: Uint8Array, mimeType: string, options?: { signal?: AbortSignal; durationMs?: number }) => Promise<string>;
+
+/**
+ * The background's half of voice input. Recording happens in the sidebar (see README); the
+ * background checks the setup before the mic opens and does the upload, because it holds the key.
+ */
+export class VoiceService {
+  /** The transcription in flight, so a cancel can abort it. */
+  private inFlight: AbortController | undefined;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly transcribe: Transcribe,
+  ) {}
+
+  async start(request: SidebarRequestOf<'START_VOICE'>, reply: Reply): Promise<void> {
+    const { requestId } = request;
+    if (request.payload.mode === 'whisper') {
+      try {
+        resolveTranscriptionConfig(await this.settings.loadVoice(), await this.settings.load());
+      } catch (error) {
+        this.fail(requestId, reply, error);
+        return;
+      }
+    }
+    reply({ type: 'VOICE_STARTED', requestId, payload: { mode: request.payload.mode } });
+  }
+
+  async stop(request: SidebarRequestOf<'STOP_VOICE'>, reply: Reply): Promise<void> {
+    const { requestId, payload } = request;
+    this.inFlight?.abort();
+    if (payload.cancelled || payload.audio === undefined) {
+      reply({ type: 'VOICE_END', requestId, payload: {} });
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight = controller;
+    reply({ type: 'VOICE_TRANSCRIBING', requestId, payload: {} });
+    try {
+      const config = resolveTranscriptionConfig(await this.settings.loadVoice(), await this.settings.load());
+      const transcript = await this.transcribe(config, decodeAudio(payload.audio), payload.mimeType, {
+        signal: controller.signal,
+        durationMs: payload.durationMs,
+      });
+      if (!controller.signal.aborted) reply({ type: 'VOICE_RESULT', requestId, payload: { transcript, isFinal: true } });
+    } catch (error) {
+      if (!controller.signal.aborted) this.fail(requestId, reply, error);
+    } finally {
+      if (this.inFlight === controller) this.inFlight = undefined;
+    }
+    reply({ type: 'VOICE_END', requestId, payload: {} });
+  }
+
+  private fail(requestId: string, reply: Reply, error: unknown): void {
+    const payload: VoiceErrorPayload = error instanceof VoiceError
+      ? error.toPayload()
+      : { code: 'TRANSCRIPTION_FAILED', error: error instanceof Error ? error.message : String(error) };
+    reply({ type: 'VOICE_ERROR', requestId, payload });
+  }
+}
