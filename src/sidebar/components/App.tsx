@@ -1,8 +1,10 @@
 import { useEffect } from 'preact/hooks';
 import { connection, newConversation, view, voiceInput, type View } from '../store';
 import { ChatView } from './ChatView';
-import { HistoryView } from './HistoryView';
-import { SettingsView } from './SettingsView';
+import { lazyView } from './lazy';
+
+const SettingsView = lazyView(() => import('./SettingsView').then((m) => m.SettingsView));
+const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.HistoryView));
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 

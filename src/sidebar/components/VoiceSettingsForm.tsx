@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { VoiceSettings, type PublicVoiceSettings, type VoiceMode } from '../../protocol';
 import { saveVoiceSettings, state } from '../store';
-import { speechRecognitionAvailable } from '../voice/speech';
+import { speechRecognitionAvailable } from '../voice/speech-support';
 
 interface Form {
   mode: VoiceMode;

@@ -2,8 +2,9 @@ import { signal } from '@preact/signals';
 import { DEFAULT_VOICE_SETTINGS, type BackgroundEvent, type PublicVoiceSettings, type VoiceErrorPayload } from '../../protocol';
 import type { Outgoing } from '../port-client';
 import { appendTranscript, autoStopReason, initialVoiceState, levelOf, micErrorFor, voiceReducer, type VoiceEvent, type VoiceState } from './machine';
-import { blobToBase64, MicRecorder } from './recorder';
-import { SpeechSession, speechRecognitionAvailable } from './speech';
+import type { MicRecorder } from './recorder';
+import type { SpeechSession } from './speech';
+import { speechRecognitionAvailable } from './speech-support';
 
 export interface VoiceDeps {
   send: (message: Outgoing) => string;
@@ -72,6 +73,7 @@ export class VoiceController {
     this.recorder = undefined;
     this.dispatch({ type: 'STOP_REQUESTED' });
     const recording = await recorder.stop();
+    const { blobToBase64 } = await import('./recorder');
     const audio = await blobToBase64(recording.blob);
     this.deps.send({ type: 'STOP_VOICE', payload: { cancelled: false, audio, mimeType: recording.mimeType, durationMs: Math.round(recording.durationMs) } });
   }
@@ -115,12 +117,14 @@ export class VoiceController {
 
   private async begin(): Promise<void> {
     if (voice.value.mode === 'speech') {
-      this.beginSpeech();
+      const { SpeechSession } = await import('./speech');
+      this.beginSpeech(SpeechSession);
       return;
     }
     const audioContext = this.audioContext ?? new AudioContext();
     this.audioContext = undefined;
     try {
+      const { MicRecorder } = await import('./recorder');
       this.recorder = await MicRecorder.open(audioContext);
     } catch (error) {
       this.dispatch({ type: 'VOICE_ERROR', ...micErrorFor(error as DOMException) });
@@ -144,10 +148,10 @@ export class VoiceController {
     if (autoStopReason(voice.value, this.settings, elapsedMs - this.lastSpeechMs)) void this.stop();
   }
 
-  private beginSpeech(): void {
+  private beginSpeech(Session: typeof SpeechSession): void {
     this.gotFinalSpeech = false;
     try {
-      this.speech = new SpeechSession(this.settings.language, {
+      this.speech = new Session(this.settings.language, {
         onResult: (transcript, isFinal) => {
           if (!isFinal) {
             this.dispatch({ type: 'VOICE_SPEECH_RESULT', transcript, isFinal });

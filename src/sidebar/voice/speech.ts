@@ -1,6 +1,6 @@
 /**
- * The Web Speech API (Chrome's webkitSpeechRecognition). Firefox ships none, so Jawad offers
- * Whisper there instead of a broken option. Not in lib.dom's types, hence the small interface.
+ * The Web Speech API (Chrome's webkitSpeechRecognition). Not in lib.dom's types, hence the small
+ * interface. Loaded only when browser speech starts.
  */
 interface RecognitionResult {
   readonly isFinal: boolean;
@@ -26,10 +26,6 @@ type RecognitionConstructor = new () => Recognition;
 function recognitionConstructor(): RecognitionConstructor | undefined {
   const scope = globalThis as unknown as { SpeechRecognition?: RecognitionConstructor; webkitSpeechRecognition?: RecognitionConstructor };
   return scope.SpeechRecognition ?? scope.webkitSpeechRecognition;
-}
-
-export function speechRecognitionAvailable(): boolean {
-  return recognitionConstructor() !== undefined;
 }
 
 export interface SpeechHandlers {

@@ -18,6 +18,8 @@ export async function openView(sidebar: Sidebar, label: 'Settings' | 'History'):
     return button?.getAttribute('aria-pressed') === 'true';
   }, label);
   if (!pressed) await sidebar.click('.top-bar nav button', label);
+  // The view's code loads on first use.
+  await sidebar.waitFor((win, selector) => win.document.querySelector(selector), label === 'Settings' ? 'form.settings' : 'section.history', `the ${label} view`);
 }
 
 export async function backToChat(sidebar: Sidebar): Promise<void> {
