@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import { App } from './components/App';
+import { loadMarkdownRenderer } from './components/Markdown';
 import { setWindowId, startSidebar } from './store';
 import './styles.css';
 
@@ -8,3 +9,4 @@ import './styles.css';
 startSidebar();
 render(<App />, document.getElementById('app')!);
 browser.windows.getCurrent().then((window) => setWindowId(window.id), () => undefined);
+setTimeout(() => void loadMarkdownRenderer(), 0);
