@@ -2,10 +2,9 @@
  * Chrome stops an idle service worker; Firefox unloads an idle event page. The sidebar must
  * reconnect by itself and nothing typed, stored or streamed may be lost.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderServer, type ProviderServer } from '../support/provider-server';
-import { browsersUnderTest, launchJawad, newProfileDir, sleep, type JawadBrowser } from './support/extension-browser';
-import { backToChat, configureProvider, markAnswersSeen, messages, openView, sendMessage, waitForAnswer } from './support/flows';
+import { describe, expect, it } from 'vitest';
+import { browsersUnderTest, newProfileDir, sleep, type JawadBrowser } from './support/extension-browser';
+import { backToChat, configureProvider, markAnswersSeen, messages, openView, sendMessage, useFreshBrowserPerTest, waitForAnswer } from './support/flows';
 
 const FIREFOX_IDLE_MS = 2_000;
 
@@ -22,30 +21,19 @@ const connectionStates = (jawad: JawadBrowser) => jawad.sidebar.eval((win) => (w
 
 for (const browserName of browsersUnderTest()) {
   describe(`durability in ${browserName}`, () => {
-    let provider: ProviderServer;
-    let jawad: JawadBrowser | undefined;
+    const suite = useFreshBrowserPerTest(browserName);
     const profileDir = newProfileDir();
 
-    beforeAll(async () => {
-      provider = await startProviderServer();
-    });
-    afterEach(async () => {
-      await jawad?.close();
-      jawad = undefined;
-      provider.reset();
-    });
-    afterAll(() => provider.close());
-
     it('reconnects after the background is stopped mid-answer, keeps the partial answer, and retries', async () => {
-      jawad = await launchJawad(browserName, { firefoxIdleTimeoutMs: FIREFOX_IDLE_MS, profileDir });
-      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model' });
+      const jawad = await suite.launch({ firefoxIdleTimeoutMs: FIREFOX_IDLE_MS, profileDir });
+      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${suite.provider.url}/v1`, model: 'test-model' });
       await backToChat(jawad.sidebar);
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Tides are ', 'caused by the Moon.'] });
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Tides are ', 'caused by the Moon.'] });
       await sendMessage(jawad.sidebar, 'What causes tides?');
       expect((await waitForAnswer(jawad.sidebar)).text).toBe('Tides are caused by the Moon.');
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Spring tides ', 'happen at ', 'new and full moon.'], stallAfter: 2 });
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Spring tides ', 'happen at ', 'new and full moon.'], stallAfter: 2 });
       await sendMessage(jawad.sidebar, 'And spring tides?');
       await jawad.sidebar.waitFor((win) => win.document.querySelector('article.message.assistant:last-of-type .markdown')?.textContent?.includes('happen at'), null, 'the partial answer');
       await sleep(400); // the background journals a streaming answer every 250 ms
@@ -60,14 +48,14 @@ for (const browserName of browsersUnderTest()) {
       const all = await messages(jawad.sidebar);
       expect(all.map((m) => m.text)).toEqual(['What causes tides?', 'Tides are caused by the Moon.', 'And spring tides?', 'Spring tides happen at']);
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Spring tides happen at new and full moon.'] });
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Spring tides happen at new and full moon.'] });
       await markAnswersSeen(jawad.sidebar);
       await jawad.sidebar.click('article.message.assistant .message-footer button', 'Retry');
       expect((await waitForAnswer(jawad.sidebar)).text).toBe('Spring tides happen at new and full moon.');
     });
 
     it('keeps a message typed while the background is gone, and sends it once it is back', async () => {
-      jawad = await launchJawad(browserName, { firefoxIdleTimeoutMs: FIREFOX_IDLE_MS, profileDir });
+      const jawad = await suite.launch({ firefoxIdleTimeoutMs: FIREFOX_IDLE_MS, profileDir });
       await jawad.sidebar.waitFor((win) => win.document.querySelector('.connection[data-state="connected"]'), null, 'a connection');
       await jawad.sidebar.fill('#composer-input', 'Typed before the restart');
       await recordConnectionStates(jawad);
@@ -76,7 +64,7 @@ for (const browserName of browsersUnderTest()) {
       await jawad.sidebar.waitFor((win) => (win as unknown as { __states: string[] }).__states.includes('idle'), null, 'the disconnect', 20_000);
       expect(await jawad.sidebar.eval((win) => (win.document.querySelector('#composer-input') as HTMLTextAreaElement).value, null)).toBe('Typed before the restart');
 
-      provider.enqueue({ kind: 'openai-stream', chunks: ['Received.'] });
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Received.'] });
       await markAnswersSeen(jawad.sidebar);
       await jawad.sidebar.pressEnter('#composer-input');
       expect((await waitForAnswer(jawad.sidebar)).text).toBe('Received.');
@@ -84,7 +72,7 @@ for (const browserName of browsersUnderTest()) {
     });
 
     it('keeps conversations across a browser restart', async () => {
-      jawad = await launchJawad(browserName, { profileDir });
+      const jawad = await suite.launch({ profileDir });
       await openView(jawad.sidebar, 'History');
       await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('.history li').length >= 2, null, 'two saved conversations');
       await jawad.sidebar.click('.history .conversation-title', 'What causes tides?');

@@ -3,10 +3,10 @@
  * (espeak-ng), Firefox its fake audio device. The provider test server plays Whisper.
  */
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderServer, type ProviderServer, type RecordedRequest } from '../support/provider-server';
-import { browsersUnderTest, launchJawad, sleep, type BrowserName, type JawadBrowser, type LaunchOptions } from './support/extension-browser';
-import { backToChat, configureProvider, openView } from './support/flows';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../support/provider-server';
+import { browsersUnderTest, sleep, type BrowserName, type JawadBrowser, type LaunchOptions } from './support/extension-browser';
+import { backToChat, configureProvider, openView, useFreshBrowserPerTest } from './support/flows';
 
 const SPEECH_WAV = resolve(import.meta.dirname, '../fixtures/speech.wav');
 
@@ -53,22 +53,11 @@ function filePart(request: RecordedRequest) {
 
 for (const browserName of browsersUnderTest()) {
   describe(`voice in ${browserName}`, () => {
-    let provider: ProviderServer;
-    let jawad: JawadBrowser | undefined;
-
-    beforeAll(async () => {
-      provider = await startProviderServer();
-    });
-    afterEach(async () => {
-      await jawad?.close();
-      jawad = undefined;
-      provider.reset();
-    });
-    afterAll(() => provider.close());
+    const suite = useFreshBrowserPerTest(browserName);
 
     async function launch(options: LaunchOptions): Promise<JawadBrowser> {
-      jawad = await launchJawad(browserName, options);
-      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', apiKey: 'sk-chat-key' });
+      const jawad = await suite.launch(options);
+      await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${suite.provider.url}/v1`, model: 'test-model', apiKey: 'sk-chat-key' });
       await backToChat(jawad.sidebar);
       return jawad;
     }
@@ -76,7 +65,7 @@ for (const browserName of browsersUnderTest()) {
     it('records from the sidebar, uploads real audio to Whisper, and puts the transcript in the message box', async () => {
       const j = await launch(FAKE_MIC[browserName]);
       await j.sidebar.fill('#composer-input', 'Question:');
-      provider.enqueue({ kind: 'transcription', text: 'What is the tide schedule for Bristol tomorrow' });
+      suite.provider.enqueue({ kind: 'transcription', text: 'What is the tide schedule for Bristol tomorrow' });
 
       await pressMic(j);
       await j.sidebar.waitFor((win) => win.document.querySelector('.voice-bar[data-phase="recording"]'), null, 'recording to start');
@@ -100,7 +89,7 @@ for (const browserName of browsersUnderTest()) {
       expect(await draftText(j)).toBe('Question: What is the tide schedule for Bristol tomorrow');
       expect(await j.sidebar.eval((win) => win.document.querySelector('.voice-bar'), null)).toBeFalsy();
 
-      const upload = provider.requests.find((r) => r.path === '/v1/audio/transcriptions')!;
+      const upload = suite.provider.requests.find((r) => r.path === '/v1/audio/transcriptions')!;
       expect(upload.headers.authorization).toBe('Bearer sk-chat-key');
       const file = filePart(upload)!;
       // Whichever container the browser records (WebM or Ogg), name, type and bytes must agree.
@@ -121,7 +110,7 @@ for (const browserName of browsersUnderTest()) {
       await j.sidebar.click('form.voice-settings button[type=submit]');
       await j.sidebar.waitFor((win) => win.document.querySelector('.voice-note')?.textContent?.includes('saved'), null, 'voice settings saved');
       await backToChat(j.sidebar);
-      provider.enqueue({ kind: 'transcription', text: 'How high is the tide today' }, { kind: 'openai-stream', chunks: ['About 12 metres.'] });
+      suite.provider.enqueue({ kind: 'transcription', text: 'How high is the tide today' }, { kind: 'openai-stream', chunks: ['About 12 metres.'] });
 
       await j.sidebar.eval((win) => {
         win.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'v', code: 'KeyV', altKey: true, bubbles: true }));
@@ -138,7 +127,7 @@ for (const browserName of browsersUnderTest()) {
         15_000,
       );
       expect(answer).toBe('About 12 metres.');
-      const chat = provider.requests.find((r) => r.path === '/v1/chat/completions')!;
+      const chat = suite.provider.requests.find((r) => r.path === '/v1/chat/completions')!;
       const messages = (chat.json as { messages: Array<{ content: string }> }).messages;
       expect(messages.at(-1)!.content).toBe('How high is the tide today');
       expect(await draftText(j)).toBe('');
@@ -146,7 +135,7 @@ for (const browserName of browsersUnderTest()) {
 
     it('explains transcription failures and cancels cleanly', async () => {
       const j = await launch(FAKE_MIC[browserName]);
-      provider.enqueue({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } });
+      suite.provider.enqueue({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } });
       await pressMic(j);
       await j.sidebar.waitFor((win) => win.document.querySelector('.voice-bar[data-phase="recording"]'), null, 'recording');
       await sleep(600);
@@ -158,7 +147,7 @@ for (const browserName of browsersUnderTest()) {
       await j.sidebar.click('.voice-bar button', 'Cancel');
       await j.sidebar.waitFor((win) => !win.document.querySelector('.voice-bar'), null, 'the voice bar to close');
       await sleep(300);
-      expect(provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toHaveLength(1);
+      expect(suite.provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toHaveLength(1);
 
       await openView(j.sidebar, 'Settings');
       await j.sidebar.fill('input[name=whisperBaseUrl]', 'http://127.0.0.1:9/v1');
@@ -184,14 +173,14 @@ for (const browserName of browsersUnderTest()) {
       const deadline = Date.now() + 10_000;
       while (!(await tabUrls()).includes(grantUrl) && Date.now() < deadline) await sleep(100);
       expect(await tabUrls()).toContain(grantUrl);
-      expect(provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
+      expect(suite.provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
     });
 
     it('says so when there is no microphone at all', async () => {
       const j = await launch(NO_MIC[browserName]);
       await pressMic(j);
       expect(await voiceError(j)).toMatch(/No microphone found|in use by another app/);
-      expect(provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
+      expect(suite.provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
     });
 
     it(browserName === 'firefox' ? 'offers only Whisper, and says why' : 'offers browser speech recognition and reports its failures in words', async () => {
@@ -217,7 +206,7 @@ for (const browserName of browsersUnderTest()) {
         const code = await j.sidebar.waitFor((win) => win.document.querySelector('.voice-error')?.getAttribute('data-code'), null, 'the recognizer to answer', 15_000);
         expect(['NO_MIC', 'SERVER_DOWN', 'MIC_DENIED']).toContain(code);
         expect(await voiceError(j)).toMatch(/No microphone found|speech service can't be reached|isn't allowed/);
-        expect(provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
+        expect(suite.provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
       }
     });
   });

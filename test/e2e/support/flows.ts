@@ -1,8 +1,8 @@
 /** What a user does in the sidebar, as reusable steps. */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../support/fixture-server';
 import { startProviderServer, type ProviderServer } from '../../support/provider-server';
-import { launchJawad, type BrowserName, type JawadBrowser, type Sidebar } from './extension-browser';
+import { launchJawad, type BrowserName, type JawadBrowser, type LaunchOptions, type Sidebar } from './extension-browser';
 
 export interface ProviderChoice {
   provider: string;
@@ -136,4 +136,32 @@ export function useReadyJawad(name: BrowserName): ChatSuite {
   });
   beforeEach(() => suite.provider.reset());
   return suite;
+}
+
+export interface PerTestBrowsers {
+  readonly provider: ProviderServer;
+  /** A fresh browser with Jawad for this test; closed after it. */
+  launch(options?: LaunchOptions): Promise<JawadBrowser>;
+}
+
+/** For a describe block whose tests each need their own browser (flags, profiles, restarts). */
+export function useFreshBrowserPerTest(name: BrowserName): PerTestBrowsers {
+  let provider: ProviderServer | undefined;
+  let current: JawadBrowser | undefined;
+  beforeAll(async () => {
+    provider = await startProviderServer();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+    provider?.reset();
+  });
+  afterAll(() => provider?.close());
+  return {
+    get provider() {
+      if (!provider) throw new Error('The provider server starts in beforeAll');
+      return provider;
+    },
+    launch: async (options = {}) => (current = await launchJawad(name, options)),
+  };
 }
