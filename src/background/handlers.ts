@@ -1,4 +1,5 @@
 import {
+  childRequestId,
   JawadError,
   type BackgroundEvent,
   type SidebarRequestOf,
@@ -9,6 +10,7 @@ import { toPublicSettings, toPublicVoiceSettings, type SettingsStore } from '../
 import type { ChatService } from './chat/chat-service';
 import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';
+import type { ToolRegistry } from './tools/registry';
 import type { VoiceService } from './voice/voice-service';
 
 export interface HandlerContext {
@@ -30,9 +32,10 @@ export interface HandlerDeps {
   testConnection: (config: LlmConfig) => Promise<TestResultPayload>;
   allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
   voice: VoiceService;
+  tools: ToolRegistry;
 }
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice }: HandlerDeps): HandlerTable {
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools }: HandlerDeps): HandlerTable {
   const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
   };
@@ -90,6 +93,16 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
     },
     START_VOICE: (request, { reply }) => voice.start(request, reply),
     STOP_VOICE: (request, { reply }) => voice.stop(request, reply),
+
+    GET_TOOLS: (request, { reply }) => {
+      reply({ type: 'TOOLS', requestId: request.requestId, payload: { tools: tools.list() } });
+    },
+    EXECUTE_TOOL: async (request, { reply }) => {
+      const { toolName, parameters, timeoutMs, windowId } = request.payload;
+      const context = { requestId: childRequestId(request.requestId, 'tool'), ...(windowId === undefined ? {} : { windowId }) };
+      const result = await tools.execute(toolName, parameters, context, timeoutMs);
+      reply({ type: 'TOOL_RESULT', requestId: request.requestId, payload: { toolName, ...result } });
+    },
 
     PING: () => undefined,
   };

@@ -13,6 +13,7 @@ import { streamChat } from './llm/router';
 import { testConnection } from './llm/test-connection';
 import { readActivePage } from './page-reader';
 import { SidebarPorts } from './sidebar-port';
+import { createToolRegistry } from './tools';
 import { VoiceService } from './voice/voice-service';
 import { transcribe } from './voice/whisper';
 
@@ -33,7 +34,7 @@ const chat: ChatService = new ChatService({
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe) }),
+  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools: createToolRegistry() }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

@@ -92,6 +92,15 @@ export const SidebarRequest = z.discriminatedUnion('type', [
     mimeType: z._default(z.string().check(z.maxLength(100)), 'audio/webm'),
     durationMs: z._default(z.number().check(z.nonnegative()), 0),
   })),
+  /** The tool registry, as OpenAI-style function definitions (seed 002's GET_TOOLS). */
+  message('GET_TOOLS', Empty),
+  /** Runs one tool against the sidebar window's current tab (seed 002's EXECUTE_TOOL). */
+  message('EXECUTE_TOOL', z.object({
+    toolName: z.string().check(z.minLength(1), z.maxLength(100)),
+    parameters: z._default(z.record(z.string(), z.unknown()), {}),
+    timeoutMs: z.optional(z.int().check(z.minimum(100), z.maximum(120_000))),
+    windowId: WindowId,
+  })),
   /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
   message('PING', Empty),
 ]);
@@ -100,6 +109,27 @@ export type SidebarRequestType = SidebarRequest['type'];
 export type SidebarRequestOf<T extends SidebarRequestType> = Extract<SidebarRequest, { type: T }>;
 
 // ---- Background → sidebar -------------------------------------------------------------------
+
+/** How much a tool may change: the permission engine (Harbor) decides per level. */
+export const PermissionLevel = z.enum(['read-only', 'navigate', 'interact', 'submit']);
+export type PermissionLevel = z.infer<typeof PermissionLevel>;
+
+export const ToolListing = z.object({
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+  permission: PermissionLevel,
+});
+export type ToolListing = z.infer<typeof ToolListing>;
+
+/** seed 002's ToolExecutionResponse, plus which tool it answers. */
+export const ToolResult = z.object({
+  toolName: z.string(),
+  success: z.boolean(),
+  data: z.optional(z.unknown()),
+  error: z.optional(ErrorPayload),
+  duration: z.number(),
+});
+export type ToolResult = z.infer<typeof ToolResult>;
 
 export const VOICE_ERROR_CODES = [
   'MIC_DENIED',
@@ -150,6 +180,8 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('SETTINGS', z.nullable(PublicSettings)),
   message('TEST_RESULT', TestResultPayload),
   message('ERROR', ErrorPayload),
+  message('TOOLS', z.object({ tools: z.array(ToolListing) })),
+  message('TOOL_RESULT', ToolResult),
   message('VOICE_SETTINGS', PublicVoiceSettings),
   message('VOICE_STARTED', z.object({ mode: VoiceMode })),
   message('VOICE_TRANSCRIBING', Empty),

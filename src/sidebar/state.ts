@@ -2,7 +2,17 @@
  * The sidebar's state as plain data, and the pure function that applies a background event to it.
  * Signals in store.ts hold it; this file has no browser calls, so it is unit-tested directly.
  */
-import type { BackgroundEvent, Conversation, ErrorPayload, PublicSettings, PublicVoiceSettings, StoredMessage, TestResultPayload } from '../protocol';
+import type {
+  BackgroundEvent,
+  Conversation,
+  ErrorPayload,
+  PublicSettings,
+  PublicVoiceSettings,
+  StoredMessage,
+  TestResultPayload,
+  ToolListing,
+  ToolResult,
+} from '../protocol';
 
 export interface ChatState {
   /** null: a new conversation that has no messages yet. */
@@ -15,6 +25,10 @@ export interface ChatState {
   banner: ErrorPayload | undefined;
   /** undefined until the background has answered GET_VOICE_SETTINGS. */
   voiceSettings: PublicVoiceSettings | undefined;
+  /** The tool registry, once the tools panel has asked for it. */
+  tools: ToolListing[] | undefined;
+  /** The tools panel's last run. */
+  toolResult: ToolResult | undefined;
 }
 
 export const initialState: ChatState = {
@@ -25,6 +39,8 @@ export const initialState: ChatState = {
   testResult: undefined,
   banner: undefined,
   voiceSettings: undefined,
+  tools: undefined,
+  toolResult: undefined,
 };
 
 function upsertConversation(list: Conversation[], conversation: Conversation): Conversation[] {
@@ -63,6 +79,10 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return { ...state, testResult: event.payload };
     case 'ERROR':
       return { ...state, banner: event.payload };
+    case 'TOOLS':
+      return { ...state, tools: event.payload.tools };
+    case 'TOOL_RESULT':
+      return ownRequests.has(event.requestId) ? { ...state, toolResult: event.payload } : state;
     case 'VOICE_SETTINGS':
       return { ...state, voiceSettings: event.payload };
     case 'VOICE_STARTED':

@@ -4,7 +4,7 @@ import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
-export type View = 'chat' | 'history' | 'settings';
+export type View = 'chat' | 'history' | 'settings' | 'tools';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
@@ -15,6 +15,7 @@ export const view = signal<View>('chat');
 export const draft = signal<string>(localStorage.getItem(DRAFT_KEY) ?? '');
 export const attachPage = signal(false);
 export const testing = signal(false);
+export const toolRunning = signal(false);
 export const streaming = computed(() => isStreaming(state.value));
 
 /** requestIds this sidebar sent, so it only follows conversations it started. */
@@ -34,6 +35,7 @@ const client = new PortClient({
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') restoreDraft(event.requestId);
     if (event.type === 'TEST_RESULT') testing.value = false;
+    if (event.type === 'TOOL_RESULT' && ownRequests.has(event.requestId)) toolRunning.value = false;
     if (event.type.startsWith('VOICE_')) voiceInput.handle(event);
     state.value = applyEvent(state.value, event, ownRequests);
     const open = state.value.conversation?.id;
@@ -140,6 +142,16 @@ export function testConnection(settings: ProviderSettings): void {
   testing.value = true;
   state.value = { ...state.value, testResult: undefined };
   send({ type: 'TEST_CONNECTION', payload: settings });
+}
+
+export function loadTools(): void {
+  send({ type: 'GET_TOOLS', payload: {} });
+}
+
+export function executeTool(toolName: string, parameters: Record<string, unknown>): void {
+  toolRunning.value = true;
+  state.value = { ...state.value, toolResult: undefined };
+  send({ type: 'EXECUTE_TOOL', payload: { toolName, parameters, ...(windowId === undefined ? {} : { windowId }) } });
 }
 
 export function dismissBanner(): void {

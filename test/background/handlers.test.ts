@@ -5,6 +5,7 @@ import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase } from '../../src/db/database';
 import { SettingsStore } from '../../src/db/settings';
 import { JawadError, type BackgroundEvent, type ProviderSettings, type TestResultPayload } from '../../src/protocol';
+import { ToolRegistry } from '../../src/background/tools/registry';
 import { VoiceService } from '../../src/background/voice/voice-service';
 
 const REQ = 'user-00000abc';
@@ -41,7 +42,8 @@ beforeEach(() => {
     emit: () => undefined,
   });
   const voice = new VoiceService(settings, async () => 'unused');
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice });
+  const tools = new ToolRegistry([]);
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools });
 });
 afterEach(async () => {
   await db.delete();

@@ -17,7 +17,7 @@ function spyTable(): SpyTable {
   const types: SidebarRequest['type'][] = [
     'CHAT_MESSAGE', 'SUMMARIZE_PAGE', 'STOP_GENERATION', 'RETRY_MESSAGE', 'LIST_CONVERSATIONS', 'OPEN_CONVERSATION',
     'DELETE_CONVERSATION', 'CLEAR_HISTORY', 'GET_SETTINGS', 'SAVE_SETTINGS', 'TEST_CONNECTION', 'GET_VOICE_SETTINGS',
-    'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'PING',
+    'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PING',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -113,6 +113,8 @@ describe('SidebarPorts.dispatch', () => {
       SAVE_VOICE_SETTINGS: {},
       START_VOICE: { mode: 'whisper' },
       STOP_VOICE: { cancelled: true },
+      GET_TOOLS: {},
+      EXECUTE_TOOL: { toolName: 'list_tabs' },
       PING: {},
     };
     for (const [type, payload] of Object.entries(messages)) {

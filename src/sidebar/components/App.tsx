@@ -5,6 +5,8 @@ import { lazyView } from './lazy';
 
 const SettingsView = lazyView(() => import('./SettingsView').then((m) => m.SettingsView));
 const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.HistoryView));
+const ToolsView = lazyView(() => import('./ToolsView').then((m) => m.ToolsView));
+const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, chat: ChatView } as const;
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
@@ -42,13 +44,17 @@ export function App() {
             New chat
           </button>
           <NavButton target="history" label="History" />
+          <NavButton target="tools" label="Tools" />
           <NavButton target="settings" label="Settings" />
         </nav>
       </header>
       <p class="connection" role="status" data-state={connection.value}>
         {CONNECTION_TEXT[connection.value]}
       </p>
-      {view.value === 'settings' ? <SettingsView /> : view.value === 'history' ? <HistoryView /> : <ChatView />}
+      {(() => {
+        const View = VIEWS[view.value];
+        return <View />;
+      })()}
     </div>
   );
 }

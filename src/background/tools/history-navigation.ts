@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import browser from 'webextension-polyfill';
+import { summarise, targetTab, whenLoaded } from './tabs';
+import { defineTool, type ToolContext } from './tool';
+
+/** Runs a navigation on the current tab and waits for the page it leads to. */
+async function navigate(context: ToolContext, go: (tabId: number) => Promise<void>) {
+  const tab = await targetTab(undefined, context.windowId);
+  const loaded = whenLoaded(tab.id!, context.signal);
+  await go(tab.id!);
+  return summarise(await loaded);
+}
+
+export const goBack = defineTool({
+  name: 'go_back',
+  description: 'Go back one page in the current tab’s history.',
+  params: z.object({}),
+  level: 'navigate',
+  run: (_params, context) => navigate(context, (tabId) => browser.tabs.goBack(tabId)),
+});
+
+export const goForward = defineTool({
+  name: 'go_forward',
+  description: 'Go forward one page in the current tab’s history.',
+  params: z.object({}),
+  level: 'navigate',
+  run: (_params, context) => navigate(context, (tabId) => browser.tabs.goForward(tabId)),
+});
+
+export const reloadTab = defineTool({
+  name: 'reload_tab',
+  description: 'Reload the current tab.',
+  params: z.object({}),
+  level: 'navigate',
+  run: (_params, context) => navigate(context, (tabId) => browser.tabs.reload(tabId)),
+});

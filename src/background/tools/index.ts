@@ -1,0 +1,21 @@
+/**
+ * Every tool Jawad has, one file each. To add one: write src/background/tools/<name>.ts with
+ * defineTool(), and list it here.
+ */
+import { closeTab } from './close-tab';
+import { goBack, goForward, reloadTab } from './history-navigation';
+import { listTabs } from './list-tabs';
+import { newTab } from './new-tab';
+import { openUrl } from './open-url';
+import { readPage } from './read-page';
+import { ToolRegistry } from './registry';
+import { switchTab } from './switch-tab';
+import type { Tool } from './tool';
+
+// Each tool's run() takes its own parameter type; the registry validates before calling, so the
+// list can hold them under the common Tool type.
+export const TOOLS = [readPage, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
+
+export function createToolRegistry(): ToolRegistry {
+  return new ToolRegistry(TOOLS);
+}

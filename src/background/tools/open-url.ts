@@ -1,0 +1,19 @@
+import * as z from 'zod/mini';
+import browser from 'webextension-polyfill';
+import { summarise, targetTab, WEB_URL, whenLoaded } from './tabs';
+import { defineTool } from './tool';
+
+export const openUrl = defineTool({
+  name: 'open_url',
+  description: 'Open a web address (http or https) in the current tab and wait for it to load.',
+  params: z.object({
+    url: z.url().check(z.refine((url) => WEB_URL.test(url), 'Only http:// and https:// addresses can be opened')),
+  }),
+  level: 'navigate',
+  async run({ url }, { windowId, signal }) {
+    const tab = await targetTab(undefined, windowId);
+    const loaded = whenLoaded(tab.id!, signal);
+    await browser.tabs.update(tab.id!, { url });
+    return summarise(await loaded);
+  },
+});

@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import { JawadError, toErrorPayload, type ToolListing, type ToolResult } from '../../protocol';
+import type { Tool, ToolContext } from './tool';
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 15_000;
+
+/** What execute() resolves to: the protocol's TOOL_RESULT without the tool's name. */
+export type ToolOutcome = Omit<ToolResult, 'toolName'>;
+
+function parametersSchema(tool: Tool): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
+}
+
+/**
+ * The one list of tools. The tools panel, the agent and the external bridge all execute through
+ * it, so validation, time limits and the result shape are the same for everyone.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  constructor(tools: Tool[]) {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+      this.tools.set(tool.name, tool);
+    }
+  }
+
+  list(): ToolListing[] {
+    return [...this.tools.values()].map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) },
+      permission: tool.level,
+    }));
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** Validates, runs under a time limit, and never throws: every outcome is a ToolResult. */
+  async execute(name: string, parameters: unknown, context: Omit<ToolContext, 'signal'>, timeoutMs?: number): Promise<ToolOutcome> {
+    const started = performance.now();
+    const finish = (outcome: Omit<ToolOutcome, 'duration'>): ToolOutcome => ({ ...outcome, duration: Math.round(performance.now() - started) });
+    const tool = this.tools.get(name);
+    if (!tool) return finish({ success: false, error: { code: 'TOOL_NOT_FOUND', message: `There is no tool named “${name}”.` } });
+    const parsed = tool.params.safeParse(parameters ?? {});
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((issue) => ({ parameter: issue.path.map(String).join('.') || '(all)', message: issue.message, code: issue.code }));
+      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name}.`, details } });
+    }
+    try {
+      const data = await runWithTimeout(tool, parsed.data, context, timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS);
+      return finish({ success: true, data });
+    } catch (error) {
+      return finish({ success: false, error: toErrorPayload(error) });
+    }
+  }
+}
+
+async function runWithTimeout(tool: Tool, params: unknown, context: Omit<ToolContext, 'signal'>, timeoutMs: number): Promise<unknown> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new JawadError('TIMEOUT', `${tool.name} did not finish within ${Math.round(timeoutMs / 100) / 10} s.`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([tool.run(params, { ...context, signal: controller.signal }), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,52 @@
+/** Tab helpers shared by the tab and navigation tools (browser calls only). */
+import browser, { type Tabs } from 'webextension-polyfill';
+import { JawadError } from '../../protocol';
+
+export interface TabSummary {
+  id: number;
+  title: string;
+  url: string;
+  active: boolean;
+}
+
+export function summarise(tab: Tabs.Tab): TabSummary {
+  return { id: tab.id ?? -1, title: tab.title ?? '', url: tab.url ?? '', active: Boolean(tab.active) };
+}
+
+/** The tab a tool acts on: the one named, or the active tab of the sidebar's window. */
+export async function targetTab(tabId: number | undefined, windowId: number | undefined): Promise<Tabs.Tab> {
+  if (tabId !== undefined) {
+    try {
+      return await browser.tabs.get(tabId);
+    } catch {
+      throw new JawadError('NOT_FOUND', `There is no tab ${tabId}.`);
+    }
+  }
+  const query = windowId === undefined ? { active: true, lastFocusedWindow: true } : { active: true, windowId };
+  const [tab] = await browser.tabs.query(query);
+  if (tab?.id === undefined) throw new JawadError('NOT_FOUND', 'No tab is open in this window.');
+  return tab;
+}
+
+/** Resolves when the tab has finished loading (or rejects when the signal fires). */
+export function whenLoaded(tabId: number, signal: AbortSignal): Promise<Tabs.Tab> {
+  return new Promise((resolve, reject) => {
+    const done = (tab?: Tabs.Tab) => {
+      browser.tabs.onUpdated.removeListener(onUpdated);
+      signal.removeEventListener('abort', onAbort);
+      if (tab) resolve(tab);
+    };
+    const onUpdated = (id: number, change: Tabs.OnUpdatedChangeInfoType, tab: Tabs.Tab) => {
+      if (id === tabId && change.status === 'complete') done(tab);
+    };
+    const onAbort = () => {
+      done();
+      reject(new JawadError('TIMEOUT', 'The page did not finish loading in time.'));
+    };
+    browser.tabs.onUpdated.addListener(onUpdated);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Page URLs a tool may open: web pages only, never script or browser-internal URLs. */
+export const WEB_URL = /^https?:\/\//i;

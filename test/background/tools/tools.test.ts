@@ -1,0 +1,43 @@
+import { describe, expect, it, vi } from 'vitest';
+
+// The tools' run() functions call the extension API (tested end to end in real browsers); these
+// tests only read their definitions, so the API module just has to load outside an extension.
+vi.mock('webextension-polyfill', () => ({ default: {} }));
+vi.mock('../../../src/background/page-reader', () => ({ readActivePage: vi.fn() }));
+
+import { TOOLS } from '../../../src/background/tools';
+import { openUrl } from '../../../src/background/tools/open-url';
+import { newTab } from '../../../src/background/tools/new-tab';
+import { PermissionLevel } from '../../../src/protocol';
+
+describe('the tool list', () => {
+  it('has unique snake_case names, a description and a permission level for every tool', () => {
+    const names = TOOLS.map((tool) => tool.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const tool of TOOLS) {
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(tool.description.length).toBeGreaterThan(20);
+      expect(PermissionLevel.safeParse(tool.level).success).toBe(true);
+    }
+  });
+
+  it('marks reading as read-only and anything that changes tabs as navigate', () => {
+    const level = (name: string) => TOOLS.find((tool) => tool.name === name)?.level;
+    expect(level('read_page')).toBe('read-only');
+    expect(level('list_tabs')).toBe('read-only');
+    for (const name of ['open_url', 'new_tab', 'switch_tab', 'close_tab', 'go_back', 'go_forward', 'reload_tab']) expect(level(name), name).toBe('navigate');
+  });
+
+  it.each(['javascript:alert(1)', 'data:text/html,<script>1</script>', 'chrome://settings', 'file:///etc/passwd', 'not a url'])(
+    'will not open %s',
+    (url) => {
+      expect(openUrl.params.safeParse({ url }).success).toBe(false);
+      expect(newTab.params.safeParse({ url }).success).toBe(false);
+    },
+  );
+
+  it('opens ordinary web addresses', () => {
+    expect(openUrl.params.safeParse({ url: 'https://example.org/a?b=c' }).success).toBe(true);
+    expect(newTab.params.safeParse({ url: 'http://127.0.0.1:8080/' }).data).toEqual({ url: 'http://127.0.0.1:8080/', active: true });
+  });
+});
