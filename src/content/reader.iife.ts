@@ -24,7 +24,8 @@ function handle(raw: unknown): ContentReply {
 if (!scope[FLAG]) {
   scope[FLAG] = true;
   extensionApi().runtime.onMessage.addListener((raw, sender, sendResponse) => {
-    if (sender.id !== extensionApi().runtime.id) return false;
+    // Other Jawad page scripts share this world and answer their own requests.
+    if (sender.id !== extensionApi().runtime.id || (raw as { type?: unknown } | null)?.type !== 'READ_PAGE') return false;
     sendResponse(handle(raw));
     return false;
   });

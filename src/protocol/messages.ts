@@ -204,13 +204,40 @@ export const PageContent = z.object({
 });
 export type PageContent = z.infer<typeof PageContent>;
 
+export const SnapshotRef = z.object({
+  ref: z.string(),
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  id: z.optional(z.string()),
+  testid: z.optional(z.string()),
+});
+export type SnapshotRef = z.infer<typeof SnapshotRef>;
+
+/** A compact outline of the page for a model, with a ref on everything a user can act on. */
+export const PageSnapshot = z.object({
+  url: z.string(),
+  title: z.string(),
+  text: z.string(),
+  refs: z.array(SnapshotRef),
+  elementCount: z.int(),
+  /** True when the time or size budget ran out before the walk finished. */
+  partial: z.boolean(),
+});
+export type PageSnapshot = z.infer<typeof PageSnapshot>;
+
 export const ContentRequest = z.discriminatedUnion('type', [
   message('READ_PAGE', z.object({ maxChars: z._default(z.int().check(z.positive()), 60_000) })),
+  message('SNAPSHOT', z.object({
+    maxRefs: z._default(z.int().check(z.minimum(1), z.maximum(20_000)), 3_000),
+    timeBudgetMs: z._default(z.int().check(z.minimum(10), z.maximum(10_000)), 800),
+  })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
 
+/** A content script's answer; `data` is validated against the schema of the request it answers. */
 export const ContentReply = z.union([
-  z.object({ ok: z.literal(true), data: PageContent }),
+  z.object({ ok: z.literal(true), data: z.unknown() }),
   z.object({ ok: z.literal(false), error: ErrorPayload }),
 ]);
 export type ContentReply = z.infer<typeof ContentReply>;

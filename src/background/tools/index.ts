@@ -8,13 +8,14 @@ import { listTabs } from './list-tabs';
 import { newTab } from './new-tab';
 import { openUrl } from './open-url';
 import { readPage } from './read-page';
+import { snapshot } from './snapshot';
 import { ToolRegistry } from './registry';
 import { switchTab } from './switch-tab';
 import type { Tool } from './tool';
 
 // Each tool's run() takes its own parameter type; the registry validates before calling, so the
 // list can hold them under the common Tool type.
-export const TOOLS = [readPage, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
+export const TOOLS = [snapshot, readPage, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
 
 export function createToolRegistry(): ToolRegistry {
   return new ToolRegistry(TOOLS);

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 // tests only read their definitions, so the API module just has to load outside an extension.
 vi.mock('webextension-polyfill', () => ({ default: {} }));
 vi.mock('../../../src/background/page-reader', () => ({ readActivePage: vi.fn() }));
+vi.mock('../../../src/background/page-scripts', () => ({ activeTab: vi.fn(), askPageScript: vi.fn() }));
+vi.mock('../../../src/content/page-agent.iife.ts?script', () => ({ default: 'src/content/page-agent.iife.js' }));
 
 import { TOOLS } from '../../../src/background/tools';
 import { openUrl } from '../../../src/background/tools/open-url';
@@ -24,6 +26,7 @@ describe('the tool list', () => {
   it('marks reading as read-only and anything that changes tabs as navigate', () => {
     const level = (name: string) => TOOLS.find((tool) => tool.name === name)?.level;
     expect(level('read_page')).toBe('read-only');
+    expect(level('snapshot')).toBe('read-only');
     expect(level('list_tabs')).toBe('read-only');
     for (const name of ['open_url', 'new_tab', 'switch_tab', 'close_tab', 'go_back', 'go_forward', 'reload_tab']) expect(level(name), name).toBe('navigate');
   });

@@ -1,0 +1,34 @@
+/**
+ * Injected on demand when Jawad needs to see the page: answers SNAPSHOT (and, next, the actions
+ * by ref). Runs in the content script's isolated world, where refs persist between injections.
+ */
+import { toErrorPayload } from '../protocol/errors';
+import type { ContentReply } from '../protocol/messages';
+import { parseContentRequest } from '../protocol/parse';
+import { extensionApi } from './extension-api';
+import { RefRegistry } from './snapshot/refs';
+import { takeSnapshot } from './snapshot/walk';
+
+const HANDLED = new Set(['SNAPSHOT']);
+const scope = globalThis as typeof globalThis & { __jawadPageAgent?: { refs: RefRegistry } };
+
+function handle(raw: unknown, refs: RefRegistry): ContentReply {
+  try {
+    const request = parseContentRequest(raw);
+    if (request.type === 'SNAPSHOT') return { ok: true, data: takeSnapshot(document, refs, request.payload) };
+    return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
+  } catch (error) {
+    return { ok: false, error: toErrorPayload(error) };
+  }
+}
+
+if (!scope.__jawadPageAgent) {
+  const agent = { refs: new RefRegistry() };
+  scope.__jawadPageAgent = agent;
+  extensionApi().runtime.onMessage.addListener((raw, sender, sendResponse) => {
+    const type = (raw as { type?: unknown } | null)?.type;
+    if (sender.id !== extensionApi().runtime.id || typeof type !== 'string' || !HANDLED.has(type)) return false;
+    sendResponse(handle(raw, agent.refs));
+    return false;
+  });
+}

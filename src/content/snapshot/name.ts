@@ -1,0 +1,51 @@
+/** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
+const MAX_NAME = 80;
+const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'generic']);
+
+function clean(text: string | null | undefined): string {
+  const value = (text ?? '').replace(/\s+/g, ' ').trim();
+  return value.length > MAX_NAME ? `${value.slice(0, MAX_NAME - 1)}…` : value;
+}
+
+function byIds(element: Element, ids: string): string {
+  const root = element.getRootNode() as Document | ShadowRoot;
+  return ids
+    .split(/\s+/)
+    .map((id) => root.getElementById?.(id) ?? element.ownerDocument.getElementById(id))
+    .map((target) => (target as HTMLElement | null)?.innerText ?? target?.textContent ?? '')
+    .join(' ');
+}
+
+function labelText(element: Element): string {
+  const labels = (element as HTMLInputElement).labels;
+  if (labels && labels.length > 0) return Array.from(labels, (label) => label.innerText || label.textContent || '').join(' ');
+  return '';
+}
+
+export function accessibleName(element: Element, role: string): string {
+  const labelledBy = element.getAttribute('aria-labelledby');
+  if (labelledBy) {
+    const name = clean(byIds(element, labelledBy));
+    if (name) return name;
+  }
+  const ariaLabel = clean(element.getAttribute('aria-label'));
+  if (ariaLabel) return ariaLabel;
+  const tag = element.localName;
+  if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+    const input = element as HTMLInputElement;
+    if (['submit', 'button', 'reset'].includes(input.type) && input.value) return clean(input.value);
+    if (input.type === 'image') return clean(input.alt || input.value);
+    const label = clean(labelText(element));
+    if (label) return label;
+    const placeholder = clean(element.getAttribute('placeholder'));
+    if (placeholder) return placeholder;
+  }
+  if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
+  if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
+    const text = clean((element as HTMLElement).innerText ?? element.textContent);
+    if (text) return text;
+    const image = element.querySelector('img[alt]');
+    if (image) return clean(image.getAttribute('alt'));
+  }
+  return clean(element.getAttribute('title'));
+}

@@ -1,0 +1,32 @@
+import { JawadError } from '../../protocol/errors';
+
+/**
+ * Refs (e1, e2, …) that stay the same for an element across snapshots for as long as it lives.
+ * The map lives in the content script's isolated world, which persists between injections.
+ */
+export class RefRegistry {
+  private readonly byElement = new WeakMap<Element, string>();
+  private readonly byRef = new Map<string, WeakRef<Element>>();
+  private next = 1;
+
+  constructor(private readonly prefix = '') {}
+
+  refFor(element: Element): string {
+    let ref = this.byElement.get(element);
+    if (!ref) {
+      ref = `${this.prefix}e${this.next++}`;
+      this.byElement.set(element, ref);
+      this.byRef.set(ref, new WeakRef(element));
+    }
+    return ref;
+  }
+
+  /** The live element of a ref; STALE_REF when it was removed, never another element. */
+  resolve(ref: string): Element {
+    const element = this.byRef.get(ref)?.deref();
+    if (!element || !element.isConnected) {
+      throw new JawadError('STALE_REF', `${ref} is no longer on the page. Take a new snapshot.`);
+    }
+    return element;
+  }
+}

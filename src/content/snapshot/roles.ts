@@ -1,0 +1,64 @@
+/**
+ * ARIA roles of the elements a user can act on: the explicit role when there is one, else the
+ * implicit role HTML gives the element (html-aam), reduced to what matters to act on a page.
+ */
+export const INTERACTIVE_ROLES = new Set([
+  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'combobox', 'listbox', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'slider', 'spinbutton', 'textbox', 'searchbox', 'treeitem', 'gridcell',
+  'scrollbar',
+]);
+
+const INPUT_ROLES: Record<string, string> = {
+  checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox',
+  button: 'button', submit: 'button', reset: 'button', image: 'button', color: 'button', file: 'button',
+};
+
+export function implicitRole(element: Element): string {
+  const tag = element.localName;
+  switch (tag) {
+    case 'a':
+    case 'area':
+      return element.hasAttribute('href') ? 'link' : 'generic';
+    case 'button':
+    case 'summary':
+      return 'button';
+    case 'input': {
+      const type = (element.getAttribute('type') ?? 'text').toLowerCase();
+      return INPUT_ROLES[type] ?? (element.hasAttribute('list') ? 'combobox' : 'textbox');
+    }
+    case 'select':
+      return (element as HTMLSelectElement).multiple || (element as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
+    case 'textarea':
+      return 'textbox';
+    case 'option':
+      return 'option';
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
+      return 'heading';
+    case 'img':
+      return element.getAttribute('alt') === '' ? 'presentation' : 'img';
+    case 'dialog':
+      return 'dialog';
+    default:
+      return (element as HTMLElement).isContentEditable ? 'textbox' : 'generic';
+  }
+}
+
+export function roleOf(element: Element): string {
+  const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  return explicit || implicitRole(element);
+}
+
+const NATIVE_CONTROLS = new Set(['button', 'select', 'textarea', 'summary']);
+
+/** Something a user can click, type into or choose: by tag, role, editability or click handler. */
+export function isInteractive(element: Element, role: string, cursorPointer: boolean): boolean {
+  const tag = element.localName;
+  if (tag === 'input') return (element as HTMLInputElement).type !== 'hidden';
+  if (NATIVE_CONTROLS.has(tag) || (tag === 'a' && element.hasAttribute('href'))) return true;
+  if (INTERACTIVE_ROLES.has(role)) return true;
+  if ((element as HTMLElement).isContentEditable && !(element.parentElement as HTMLElement | null)?.isContentEditable) return true;
+  if (element.hasAttribute('onclick')) return true;
+  const tabIndex = element.getAttribute('tabindex');
+  if (tabIndex !== null && Number(tabIndex) >= 0 && tag !== 'body') return true;
+  return cursorPointer;
+}

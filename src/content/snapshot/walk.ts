@@ -1,0 +1,202 @@
+/**
+ * The page snapshot: one walk over the composed tree (light DOM, open and extension-reachable
+ * closed shadow roots, slots) that lists every element a user can act on with a stable ref, plus
+ * the visible text around them, in a compact outline. Hidden content never appears.
+ */
+import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
+import { accessibleName } from './name';
+import type { RefRegistry } from './refs';
+import { isInteractive, roleOf } from './roles';
+
+export interface SnapshotOptions {
+  maxRefs: number;
+  timeBudgetMs: number;
+}
+
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'frame', 'object', 'embed']);
+const MAX_TEXT = 160;
+const BUDGET_CHECK_EVERY = 64;
+
+interface Walk {
+  refs: RefRegistry;
+  options: SnapshotOptions;
+  lines: string[];
+  found: SnapshotRef[];
+  elementCount: number;
+  partial: boolean;
+  deadline: number;
+  view: Window;
+}
+
+/** Extensions may open closed shadow roots: chrome.dom in Chromium, openOrClosedShadowRoot in Firefox. */
+function shadowRootOf(element: Element): ShadowRoot | null {
+  if (element.shadowRoot) return element.shadowRoot;
+  const firefox = (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
+  if (firefox) return firefox;
+  const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } }).chrome?.dom;
+  return chromeDom?.openOrClosedShadowRoot?.(element) ?? null;
+}
+
+function childrenOf(element: Element): ArrayLike<Node> {
+  const shadow = shadowRootOf(element);
+  if (shadow) return shadow.childNodes;
+  if (element.localName === 'slot') {
+    const assigned = (element as HTMLSlotElement).assignedNodes({ flatten: true });
+    return assigned.length > 0 ? assigned : element.childNodes;
+  }
+  return element.childNodes;
+}
+
+function clip(text: string, max = MAX_TEXT): string {
+  const value = text.replace(/\s+/g, ' ').trim();
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** Shown: rendered, not visibility:hidden, not transparent, not pushed out of the page. */
+function isShown(element: Element, rect: DOMRect, view: Window): boolean {
+  if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+  if (rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) return false;
+  return rect.width > 1 && rect.height > 1;
+}
+
+/** A native checkbox or radio hidden behind a styled label still works through that label. */
+function isStyledChoice(element: Element): boolean {
+  if (element.localName !== 'input') return false;
+  const input = element as HTMLInputElement;
+  if (input.type !== 'checkbox' && input.type !== 'radio') return false;
+  if (!input.checkVisibility({ visibilityProperty: true })) return false;
+  return Array.from(input.labels ?? []).some((label) => label.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+}
+
+function states(element: Element, role: string): string[] {
+  const out: string[] = [];
+  const input = element as HTMLInputElement;
+  const ariaChecked = element.getAttribute('aria-checked');
+  if ((element.localName === 'input' && (input.type === 'checkbox' || input.type === 'radio') && input.checked) || ariaChecked === 'true') out.push('checked');
+  if (ariaChecked === 'mixed' || (element.localName === 'input' && input.indeterminate)) out.push('mixed');
+  if (input.disabled === true || element.getAttribute('aria-disabled') === 'true') out.push('disabled');
+  const expanded = element.getAttribute('aria-expanded');
+  if (expanded === 'true') out.push('expanded');
+  if (expanded === 'false') out.push('collapsed');
+  if (element.getAttribute('aria-selected') === 'true' || (element.localName === 'option' && (element as HTMLOptionElement).selected)) out.push('selected');
+  if (input.required === true || element.getAttribute('aria-required') === 'true') out.push('required');
+  if ((element as HTMLElement).isContentEditable || (role === 'textbox' && !input.readOnly)) out.push('editable');
+  return out;
+}
+
+function valueOf(element: Element): string | undefined {
+  if (element.localName === 'select') {
+    const select = element as HTMLSelectElement;
+    return select.selectedOptions[0]?.text;
+  }
+  if (element.localName === 'textarea') return (element as HTMLTextAreaElement).value;
+  if (element.localName === 'input') {
+    const input = element as HTMLInputElement;
+    if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'password'].includes(input.type)) return undefined;
+    return input.value;
+  }
+  return undefined;
+}
+
+function contains(ancestor: Element, node: Element): boolean {
+  for (let current: Node | null = node; current; current = (current as Element).assignedSlot ?? current.parentNode ?? (current as ShadowRoot).host ?? null) {
+    if (current === ancestor) return true;
+  }
+  return false;
+}
+
+/** What sits over an element's centre and would take a click meant for it, described briefly. */
+function coveredBy(element: Element, rect: DOMRect, view: Window): string | undefined {
+  const x = rect.left + rect.width / 2;
+  const y = rect.top + rect.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const hit = root.elementFromPoint(x, y);
+  if (!hit || contains(element, hit) || contains(hit, element)) return undefined;
+  if (Array.from((element as HTMLInputElement).labels ?? []).some((label) => contains(label, hit))) return undefined;
+  const owner = hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;
+  const name = accessibleName(owner, roleOf(owner)) || clip(owner.textContent ?? '', 40);
+  return `${roleOf(owner) === 'generic' ? owner.localName : roleOf(owner)}${name ? ` ${quote(clip(name, 40))}` : ''}`;
+}
+
+function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect): void {
+  const ref = walk.refs.refFor(element);
+  const name = accessibleName(element, role);
+  const parts = [`- ${role}`];
+  if (name) parts.push(quote(name));
+  parts.push(`[ref=${ref}]`);
+  for (const state of states(element, role)) parts.push(`[${state}]`);
+  const value = valueOf(element);
+  if (value) parts.push(`value=${quote(clip(value, 60))}`);
+  const cover = coveredBy(element, rect, walk.view);
+  if (cover) parts.push(`[covered by ${cover}]`);
+  walk.lines.push(parts.join(' '));
+  const testid = element.getAttribute('data-testid') ?? element.getAttribute('data-t') ?? undefined;
+  walk.found.push({ ref, role, name, tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
+}
+
+function ownText(element: Element): string {
+  let text = '';
+  for (const child of Array.from(element.childNodes)) if (child.nodeType === Node.TEXT_NODE) text += child.textContent;
+  return clip(text);
+}
+
+function outOfBudget(walk: Walk): boolean {
+  if (walk.partial) return true;
+  if (walk.found.length >= walk.options.maxRefs || (walk.elementCount % BUDGET_CHECK_EVERY === 0 && performance.now() > walk.deadline)) {
+    walk.partial = true;
+  }
+  return walk.partial;
+}
+
+function visit(walk: Walk, element: Element, insideControl: boolean, parentPointer: boolean): void {
+  walk.elementCount++;
+  if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return;
+  if (!element.checkVisibility()) return; // display:none (or content-visibility:hidden): nothing inside is rendered
+  const rect = element.getBoundingClientRect();
+  const view = walk.view;
+  if ((rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) && getComputedStyle(element).position !== 'static') return;
+  const role = roleOf(element);
+  const shown = isShown(element, rect, view);
+  const pointer = shown && getComputedStyle(element).cursor === 'pointer';
+  const acts = (shown || isStyledChoice(element)) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
+  if (acts) emitRef(walk, element, role, rect);
+  else if (shown && role === 'heading') walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
+  else if (shown && !insideControl) {
+    const text = ownText(element);
+    if (text) walk.lines.push(`- text: ${text}`);
+  }
+  if (role === 'heading' && shown && !acts) return; // its text is the heading's name
+  const children = childrenOf(element);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (child.nodeType === Node.ELEMENT_NODE) visit(walk, child as Element, insideControl || acts, pointer);
+  }
+}
+
+export function takeSnapshot(doc: Document, refs: RefRegistry, options: SnapshotOptions): PageSnapshot {
+  const walk: Walk = {
+    refs,
+    options,
+    lines: [],
+    found: [],
+    elementCount: 0,
+    partial: false,
+    deadline: performance.now() + options.timeBudgetMs,
+    view: doc.defaultView ?? window,
+  };
+  if (doc.body) visit(walk, doc.body, false, false);
+  if (walk.partial) walk.lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
+  return {
+    url: doc.location?.href ?? '',
+    title: doc.title,
+    text: walk.lines.join('\n'),
+    refs: walk.found,
+    elementCount: walk.elementCount,
+    partial: walk.partial,
+  };
+}
