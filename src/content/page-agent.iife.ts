@@ -5,17 +5,19 @@
 import { toErrorPayload } from '../protocol/errors';
 import type { ContentReply } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
+import { act } from './actions';
 import { extensionApi } from './extension-api';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
-const HANDLED = new Set(['SNAPSHOT']);
+const HANDLED = new Set(['SNAPSHOT', 'ACT']);
 const scope = globalThis as typeof globalThis & { __jawadPageAgent?: { refs: RefRegistry } };
 
-function handle(raw: unknown, refs: RefRegistry): ContentReply {
+async function handle(raw: unknown, refs: RefRegistry): Promise<ContentReply> {
   try {
     const request = parseContentRequest(raw);
     if (request.type === 'SNAPSHOT') return { ok: true, data: takeSnapshot(document, refs, request.payload) };
+    if (request.type === 'ACT') return { ok: true, data: await act(request.payload.action, request.payload.target, request.payload.value, refs) };
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };
@@ -28,7 +30,7 @@ if (!scope.__jawadPageAgent) {
   extensionApi().runtime.onMessage.addListener((raw, sender, sendResponse) => {
     const type = (raw as { type?: unknown } | null)?.type;
     if (sender.id !== extensionApi().runtime.id || typeof type !== 'string' || !HANDLED.has(type)) return false;
-    sendResponse(handle(raw, agent.refs));
-    return false;
+    void handle(raw, agent.refs).then(sendResponse);
+    return true; // the answer comes asynchronously
   });
 }

@@ -226,11 +226,34 @@ export const PageSnapshot = z.object({
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
+/** An element to act on: a snapshot ref (e12, f1e3) or a CSS selector. */
+export const Target = z.object({
+  ref: z.optional(z.string().check(z.regex(/^(f\d+)?e\d+$/, 'A ref looks like e12'))),
+  selector: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+}).check(z.refine((target) => Boolean(target.ref) !== Boolean(target.selector), 'Give either a ref or a selector'));
+export type Target = z.infer<typeof Target>;
+
+export const ACTIONS = ['click', 'fill', 'select', 'check', 'uncheck'] as const;
+
+/** What an action did, read back from the page after doing it. */
+export const ActionOutcome = z.object({
+  action: z.enum(ACTIONS),
+  target: z.string(),
+  value: z.optional(z.string()),
+  checked: z.optional(z.boolean()),
+});
+export type ActionOutcome = z.infer<typeof ActionOutcome>;
+
 export const ContentRequest = z.discriminatedUnion('type', [
   message('READ_PAGE', z.object({ maxChars: z._default(z.int().check(z.positive()), 60_000) })),
   message('SNAPSHOT', z.object({
     maxRefs: z._default(z.int().check(z.minimum(1), z.maximum(20_000)), 3_000),
     timeBudgetMs: z._default(z.int().check(z.minimum(10), z.maximum(10_000)), 800),
+  })),
+  message('ACT', z.object({
+    action: z.enum(ACTIONS),
+    target: Target,
+    value: z.optional(z.string().check(z.maxLength(100_000))),
   })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;

@@ -2,12 +2,16 @@
  * Every tool Jawad has, one file each. To add one: write src/background/tools/<name>.ts with
  * defineTool(), and list it here.
  */
+import { check, uncheck } from './check';
+import { click } from './click';
 import { closeTab } from './close-tab';
+import { fill } from './fill';
 import { goBack, goForward, reloadTab } from './history-navigation';
 import { listTabs } from './list-tabs';
 import { newTab } from './new-tab';
 import { openUrl } from './open-url';
 import { readPage } from './read-page';
+import { selectOption } from './select-option';
 import { snapshot } from './snapshot';
 import { ToolRegistry } from './registry';
 import { switchTab } from './switch-tab';
@@ -15,7 +19,7 @@ import type { Tool } from './tool';
 
 // Each tool's run() takes its own parameter type; the registry validates before calling, so the
 // list can hold them under the common Tool type.
-export const TOOLS = [snapshot, readPage, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
+export const TOOLS = [snapshot, click, fill, selectOption, check, uncheck, readPage, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
 
 export function createToolRegistry(): ToolRegistry {
   return new ToolRegistry(TOOLS);

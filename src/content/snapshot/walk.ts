@@ -64,7 +64,7 @@ function isShown(element: Element, rect: DOMRect, view: Window): boolean {
 }
 
 /** A native checkbox or radio hidden behind a styled label still works through that label. */
-function isStyledChoice(element: Element): boolean {
+export function isStyledChoice(element: Element): boolean {
   if (element.localName !== 'input') return false;
   const input = element as HTMLInputElement;
   if (input.type !== 'checkbox' && input.type !== 'radio') return false;
@@ -110,7 +110,7 @@ function contains(ancestor: Element, node: Element): boolean {
 }
 
 /** What sits over an element's centre and would take a click meant for it, described briefly. */
-function coveredBy(element: Element, rect: DOMRect, view: Window): string | undefined {
+export function coveredBy(element: Element, rect: DOMRect, view: Window): string | undefined {
   const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;

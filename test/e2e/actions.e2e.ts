@@ -1,0 +1,90 @@
+/**
+ * Actions by ref in real browsers, checked against the application's own state (which, like a
+ * React app, ignores value writes it cannot see), not against the DOM alone.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
+import { useReadyJawad } from './support/flows';
+
+interface ToolReply {
+  success: boolean;
+  data?: Record<string, unknown> & { refs?: Array<{ ref: string; testid?: string }> };
+  error?: { code: string; message: string; details?: unknown };
+}
+
+async function tool(jawad: JawadBrowser, toolName: string, parameters: Record<string, unknown> = {}): Promise<ToolReply> {
+  const reply = await jawad.host.evaluate(async (name, params) => {
+    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+    const answer = await new Promise<unknown>((resolve) => {
+      port.onMessage.addListener((message: unknown) => resolve(message));
+      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-0000ac70', payload: { toolName: name, parameters: params } });
+    });
+    port.disconnect();
+    return answer;
+  }, toolName, parameters);
+  return (reply as { payload: ToolReply }).payload;
+}
+
+async function refsByTestId(jawad: JawadBrowser): Promise<Record<string, string>> {
+  const snapshot = await tool(jawad, 'snapshot');
+  expect(snapshot.success, JSON.stringify(snapshot.error)).toBe(true);
+  return Object.fromEntries((snapshot.data!.refs ?? []).filter((r) => r.testid).map((r) => [r.testid!, r.ref]));
+}
+
+const appState = (page: Page) => page.$eval('#state', (el) => el.textContent ?? '');
+
+for (const browserName of browsersUnderTest()) {
+  describe(`actions in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+
+    it('fills, selects and ticks so that the app itself sees it, and reads the values back', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/form-app.html`);
+      const refs = await refsByTestId(jawad);
+      expect(Object.keys(refs)).toEqual(expect.arrayContaining(['name', 'size', 'subscribe', 'updates', 'place-order', 'accept-cookies']));
+
+      expect((await tool(jawad, 'fill', { ref: refs.name, text: 'Ada Lovelace' })).data).toMatchObject({ value: 'Ada Lovelace' });
+      expect((await tool(jawad, 'select_option', { ref: refs.size, option: 'Medium' })).data).toMatchObject({ value: 'Medium' });
+      expect((await tool(jawad, 'check', { ref: refs.subscribe })).data).toMatchObject({ checked: true });
+      expect((await tool(jawad, 'check', { ref: refs.updates })).data).toMatchObject({ checked: true });
+      expect(await appState(page)).toBe('name=Ada Lovelace; size=M; subscribe=true; updates=true; ordered=false');
+
+      expect((await tool(jawad, 'uncheck', { ref: refs.subscribe })).data).toMatchObject({ checked: false });
+      expect(await appState(page)).toContain('subscribe=false');
+
+      const missing = await tool(jawad, 'select_option', { ref: refs.size, option: 'XXL' });
+      expect(missing.error?.code).toBe('EXECUTION_ERROR');
+      expect(missing.error?.message).toContain('has no option “XXL”');
+      expect(missing.error?.details).toMatchObject({ options: expect.arrayContaining([{ value: 'L', text: 'Large' }]) });
+    });
+
+    it('refuses a click that another element would take, naming it, and clicks once it is gone', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/form-app.html`);
+      const refs = await refsByTestId(jawad);
+      const covered = await tool(jawad, 'click', { ref: refs['place-order'] });
+      expect(covered.error?.code).toBe('COVERED');
+      expect(covered.error?.message).toContain('dialog "Cookie consent"');
+      expect(await appState(page)).toContain('ordered=false');
+
+      expect((await tool(jawad, 'click', { ref: refs['accept-cookies'] })).success).toBe(true);
+      expect((await tool(jawad, 'click', { ref: refs['place-order'] })).success).toBe(true);
+      expect(await appState(page)).toContain('ordered=true');
+    });
+
+    it('answers a ref whose element is gone with STALE_REF, never clicking something else', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/form-app.html`);
+      const refs = await refsByTestId(jawad);
+      expect((await tool(jawad, 'click', { ref: refs['remove-me'] })).success).toBe(true);
+      expect(await page.$('#remove-me')).toBeNull();
+      const stale = await tool(jawad, 'click', { ref: refs['remove-me'] });
+      expect(stale.error?.code).toBe('STALE_REF');
+      const unknown = await tool(jawad, 'click', { ref: 'e99999' });
+      expect(unknown.error?.code).toBe('STALE_REF');
+      const both = await tool(jawad, 'click', { ref: refs.name, selector: '#name' });
+      expect(both.error?.code).toBe('VALIDATION_ERROR');
+    });
+  });
+}
