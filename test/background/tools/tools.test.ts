@@ -29,6 +29,17 @@ describe('the tool list', () => {
     expect(level('snapshot')).toBe('read-only');
     expect(level('list_tabs')).toBe('read-only');
     for (const name of ['open_url', 'new_tab', 'switch_tab', 'close_tab', 'go_back', 'go_forward', 'reload_tab']) expect(level(name), name).toBe('navigate');
+    for (const name of ['click', 'fill', 'select_option', 'check', 'uncheck']) expect(level(name), name).toBe('interact');
+  });
+
+  it('makes every action name exactly one target: a snapshot ref or a selector', () => {
+    const click = TOOLS.find((tool) => tool.name === 'click')!;
+    expect(click.params.safeParse({ ref: 'e12' }).success).toBe(true);
+    expect(click.params.safeParse({ ref: 'f1e3' }).success).toBe(true);
+    expect(click.params.safeParse({ selector: '#buy' }).success).toBe(true);
+    expect(click.params.safeParse({}).success).toBe(false);
+    expect(click.params.safeParse({ ref: 'e1', selector: '#buy' }).success).toBe(false);
+    expect(click.params.safeParse({ ref: 'button-1' }).success).toBe(false);
   });
 
   it.each(['javascript:alert(1)', 'data:text/html,<script>1</script>', 'chrome://settings', 'file:///etc/passwd', 'not a url'])(
