@@ -56,11 +56,41 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-/** Shown: rendered, not visibility:hidden, not transparent, not pushed out of the page. */
-function isShown(element: Element, rect: DOMRect, view: Window): boolean {
+/** The visible area left by ancestors that clip (overflow hidden or clip), in viewport pixels. */
+interface Clip {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+function intersect(clip: Clip | undefined, rect: DOMRect): Clip {
+  if (!clip) return { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+  return { left: Math.max(clip.left, rect.left), top: Math.max(clip.top, rect.top), right: Math.min(clip.right, rect.right), bottom: Math.min(clip.bottom, rect.bottom) };
+}
+
+/** Visible within the clip by more than a pixel each way. */
+function visibleIn(rect: DOMRect, clip: Clip | undefined): boolean {
+  const area = intersect(clip, rect);
+  return area.right - area.left > 1 && area.bottom - area.top > 1;
+}
+
+/**
+ * The clip this element imposes on its descendants. Hidden or clipped overflow cuts content off for
+ * good; a scroll box shows its content by scrolling, unless the box itself has no area.
+ */
+function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
+  const overflow = `${style.overflowX} ${style.overflowY}`;
+  if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
+  if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
+  return inherited;
+}
+
+/** Shown: rendered, not visibility:hidden, not transparent, not pushed out of the page or clipped away. */
+function isShown(element: Element, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
   if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
   if (rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) return false;
-  return rect.width > 1 && rect.height > 1;
+  return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
 }
 
 /** A native checkbox or radio hidden behind a styled label still works through that label. */
@@ -153,17 +183,39 @@ function outOfBudget(walk: Walk): boolean {
   return walk.partial;
 }
 
-function visit(walk: Walk, element: Element, insideControl: boolean, parentPointer: boolean): void {
+interface Inherited {
+  insideControl: boolean;
+  parentPointer: boolean;
+  clip: Clip | undefined;
+}
+
+function visitChildren(walk: Walk, element: Element, inherited: Inherited): void {
+  const children = childrenOf(element);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (child.nodeType === Node.ELEMENT_NODE) visit(walk, child as Element, inherited);
+  }
+}
+
+function visit(walk: Walk, element: Element, inherited: Inherited): void {
   walk.elementCount++;
   if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return;
-  if (!element.checkVisibility()) return; // display:none (or content-visibility:hidden): nothing inside is rendered
+  if (!element.checkVisibility()) {
+    // display:contents (slots, framework wrappers) has no box but its children do: see through it.
+    // Anything else that fails here is display:none or content-visibility:hidden: nothing shows.
+    if (getComputedStyle(element).display === 'contents') visitChildren(walk, element, inherited);
+    return;
+  }
   const rect = element.getBoundingClientRect();
   const view = walk.view;
-  if ((rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) && getComputedStyle(element).position !== 'static') return;
+  const style = getComputedStyle(element);
+  if ((rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) && style.position !== 'static') return;
+  const { insideControl, parentPointer } = inherited;
+  const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const role = roleOf(element);
-  const shown = isShown(element, rect, view);
-  const pointer = shown && getComputedStyle(element).cursor === 'pointer';
-  const acts = (shown || isStyledChoice(element)) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
+  const shown = isShown(element, rect, view, clip);
+  const pointer = shown && style.cursor === 'pointer';
+  const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
   if (acts) emitRef(walk, element, role, rect);
   else if (shown && role === 'heading') walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
   else if (shown && !insideControl) {
@@ -171,11 +223,12 @@ function visit(walk: Walk, element: Element, insideControl: boolean, parentPoint
     if (text) walk.lines.push(`- text: ${text}`);
   }
   if (role === 'heading' && shown && !acts) return; // its text is the heading's name
-  const children = childrenOf(element);
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i]!;
-    if (child.nodeType === Node.ELEMENT_NODE) visit(walk, child as Element, insideControl || acts, pointer);
-  }
+  visitChildren(walk, element, { insideControl: insideControl || acts, parentPointer: pointer, clip: clipFor(style, rect, clip) });
+}
+
+/** A styled choice counts only when one of its labels is itself on screen. */
+function labelShown(element: Element, clip: Clip | undefined): boolean {
+  return Array.from((element as HTMLInputElement).labels ?? []).some((label) => visibleIn(label.getBoundingClientRect(), clip));
 }
 
 export function takeSnapshot(doc: Document, refs: RefRegistry, options: SnapshotOptions): PageSnapshot {
@@ -189,7 +242,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     deadline: performance.now() + options.timeBudgetMs,
     view: doc.defaultView ?? window,
   };
-  if (doc.body) visit(walk, doc.body, false, false);
+  if (doc.body) visit(walk, doc.body, { insideControl: false, parentPointer: false, clip: undefined });
   if (walk.partial) walk.lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
   return {
     url: doc.location?.href ?? '',

@@ -1,0 +1,243 @@
+/**
+ * The snapshot tool against a realistic shop page (test/fixtures/snapshot-shop.html). The page
+ * carries its own ground truth: data-expect="ref" on everything a user can act on, "none" on
+ * interactive elements inside content that is hidden or not rendered, and a TRAP-<kind> marker in
+ * each such trap.
+ */
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
+import { useReadyJawad } from './support/flows';
+
+interface SnapshotRef {
+  ref: string;
+  role: string;
+  name: string;
+  tag: string;
+  id?: string;
+  testid?: string;
+}
+
+interface Snapshot {
+  url: string;
+  title: string;
+  text: string;
+  refs: SnapshotRef[];
+  elementCount: number;
+  partial: boolean;
+}
+
+/** A message on the Port, before we know which one it is. */
+interface PortMessage {
+  type?: string;
+  requestId?: string;
+  payload?: unknown;
+}
+
+interface ToolReply {
+  success: boolean;
+  data?: unknown;
+  error?: unknown;
+}
+
+interface Expectation {
+  testid: string;
+  expect: 'ref' | 'none';
+  tag: string;
+  id: string;
+}
+
+const FIXTURE = 'snapshot-shop.html';
+
+/**
+ * The annotated elements of the page, read by walking the document, every open shadow root and
+ * <template> content, because querySelectorAll alone sees none of the last two.
+ */
+function groundTruth(page: Page): Promise<Expectation[]> {
+  return page.evaluate(() => {
+    const found: Expectation[] = [];
+    const walk = (root: ParentNode) => {
+      for (const el of root.querySelectorAll('*')) {
+        const kind = el.getAttribute('data-expect');
+        if (kind === 'ref' || kind === 'none') {
+          found.push({ testid: el.getAttribute('data-testid') ?? '', expect: kind, tag: el.localName, id: el.id });
+        }
+        if (el.shadowRoot) walk(el.shadowRoot);
+        if (el instanceof HTMLTemplateElement) walk(el.content);
+      }
+    };
+    walk(document);
+    return found;
+  });
+}
+
+async function toolNames(jawad: JawadBrowser): Promise<string[]> {
+  return jawad.host.evaluate(async () => {
+    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+    const reply = await new Promise<PortMessage>((resolve) => {
+      port.onMessage.addListener((message: unknown) => {
+        if ((message as PortMessage | null)?.requestId === 'user-snaptools') resolve(message as PortMessage);
+      });
+      port.postMessage({ type: 'GET_TOOLS', requestId: 'user-snaptools', payload: {} });
+    });
+    port.disconnect();
+    return (reply.payload as { tools: Array<{ function: { name: string } }> }).tools.map((tool) => tool.function.name);
+  });
+}
+
+/**
+ * Runs the snapshot tool over the Port, as the sidebar does. It names the window of the fixture's
+ * tab, so the result does not depend on which window the browser last focused.
+ */
+async function takeSnapshot(jawad: JawadBrowser, pageUrl: string, requestId: string): Promise<Snapshot> {
+  const reply = await jawad.host.evaluate(
+    async (url, id): Promise<ToolReply> => {
+      const tabs = await browser.tabs.query({ active: true });
+      const tab = tabs.find((t) => t.url === url);
+      if (!tab) return { success: false, error: { message: `no active tab shows ${url}` } };
+      const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+      try {
+        return await new Promise<ToolReply>((resolve) => {
+          setTimeout(() => resolve({ success: false, error: { message: 'no TOOL_RESULT within 30 s' } }), 30_000);
+          port.onMessage.addListener((raw: unknown) => {
+            const message = raw as PortMessage | null;
+            if (message?.requestId !== id) return;
+            resolve(message.type === 'TOOL_RESULT' ? (message.payload as ToolReply) : { success: false, error: message.payload });
+          });
+          port.postMessage({ type: 'EXECUTE_TOOL', requestId: id, payload: { toolName: 'snapshot', parameters: {}, windowId: tab.windowId } });
+        });
+      } finally {
+        port.disconnect();
+      }
+    },
+    pageUrl,
+    requestId,
+  );
+  expect(reply, 'the snapshot tool to succeed').toMatchObject({ success: true });
+  return reply.data as Snapshot;
+}
+
+function refsByTestid(snapshot: Snapshot): Map<string, SnapshotRef> {
+  return new Map(snapshot.refs.filter((r) => r.testid).map((r) => [r.testid!, r]));
+}
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+for (const browserName of browsersUnderTest()) {
+  describe(`snapshot tool in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+    let url = '';
+    let truth: Expectation[] = [];
+    let first: Snapshot;
+
+    beforeAll(async () => {
+      url = `${suite.fixtures.url}/${FIXTURE}`;
+      const page = await suite.jawad.openTab(url);
+      truth = await groundTruth(page);
+      // Fails with the list of tools when the build predates the snapshot tool.
+      expect(await toolNames(suite.jawad)).toContain('snapshot');
+      first = await takeSnapshot(suite.jawad, url, 'user-snapshot1');
+    });
+
+    it('reads the fixture it was pointed at, whole', () => {
+      // Guards the fixture itself: unique test ids and a realistic number of targets.
+      const ids = truth.map((t) => t.testid);
+      expect(ids.filter((id, i) => !id || ids.indexOf(id) !== i)).toEqual([]);
+      expect(truth.filter((t) => t.expect === 'ref').length).toBeGreaterThan(80);
+      expect(first).toMatchObject({ url, title: 'Alder Trail Waterproof Jacket — Northwind Outfitters', partial: false });
+      expect(first.elementCount).toBeGreaterThan(0);
+    });
+
+    it('gives a ref to everything a user can act on, in the document and in open shadow roots', () => {
+      const seen = refsByTestid(first);
+      const missing = truth.filter((t) => t.expect === 'ref' && !seen.has(t.testid)).map((t) => t.testid);
+      expect.soft(missing, `elements without a ref: ${missing.join(', ')}`).toEqual([]);
+      // Each ref's identity fields describe the element it points at.
+      const identities = truth.filter((t) => seen.has(t.testid)).map((t) => ({ testid: t.testid, tag: seen.get(t.testid)!.tag, id: seen.get(t.testid)!.id ?? '' }));
+      expect(identities).toEqual(truth.filter((t) => seen.has(t.testid)).map((t) => ({ testid: t.testid, tag: t.tag, id: t.id })));
+    });
+
+    it('leaves out hidden and unrendered content, refs and text alike', () => {
+      const hidden = new Set(truth.filter((t) => t.expect === 'none').map((t) => t.testid));
+      const leaked = first.refs.filter((r) => r.testid && hidden.has(r.testid)).map((r) => `${r.testid} (${r.role} "${r.name}")`);
+      // Soft, so one run reports leaked refs and leaked text together.
+      expect.soft(leaked, `hidden elements with a ref: ${leaked.join(', ')}`).toEqual([]);
+      const markers = [...new Set(first.text.match(/TRAP-[A-Z-]+/g) ?? [])];
+      expect.soft(markers, `hidden text in the snapshot: ${markers.join(', ')}`).toEqual([]);
+    });
+
+    it('numbers refs e1, e2, … once each and lists each one in the text', () => {
+      const refs = first.refs.map((r) => r.ref);
+      expect(refs.filter((r) => !/^e\d+$/.test(r))).toEqual([]);
+      expect(refs.filter((r, i) => refs.indexOf(r) !== i)).toEqual([]);
+      expect(refs.filter((r) => !first.text.includes(`[ref=${r}]`))).toEqual([]);
+      // Visible text from the light DOM, a shadow root and a slotted element reaches the outline.
+      for (const visible of ['Alder Trail Waterproof Jacket', '$189.00', 'Kept me dry on the Cairngorm plateau', 'Write a review']) {
+        expect(first.text).toContain(visible);
+      }
+    });
+
+    it('keeps the same ref for the same element in a second snapshot', async () => {
+      const second = await takeSnapshot(suite.jawad, url, 'user-snapshot2');
+      const before = Object.fromEntries([...refsByTestid(first)].map(([testid, r]) => [testid, r.ref]));
+      const after = Object.fromEntries([...refsByTestid(second)].map(([testid, r]) => [testid, r.ref]));
+      expect(after).toEqual(before);
+    });
+
+    it('gives widgets their ARIA roles', () => {
+      const seen = refsByTestid(first);
+      const expected: Record<string, string> = {
+        'add-to-cart': 'button',
+        wishlist: 'button',
+        'size-select': 'combobox',
+        'reviews-sort': 'combobox',
+        'color-forest': 'radio',
+        'color-slate': 'radio',
+        'color-rust': 'radio',
+        'color-charcoal': 'radio',
+        'gift-wrap': 'switch',
+        'subscribe-checkbox': 'checkbox',
+        'delivery-standard': 'option',
+        'delivery-express': 'option',
+        'delivery-next-day': 'option',
+        'tab-description': 'tab',
+        'tab-materials': 'tab',
+        'review-editor': 'textbox',
+        'review-1-helpful': 'button',
+        'review-1-report': 'link',
+        'write-review': 'button',
+        'nav-new': 'link',
+        'nav-women': 'link',
+        'nav-sale': 'link',
+        'crumb-jackets': 'link',
+        'footer-privacy': 'link',
+      };
+      const actual = Object.fromEntries(Object.keys(expected).map((testid) => [testid, seen.get(testid)?.role ?? '(no ref)']));
+      expect(actual).toEqual(expected);
+    });
+
+    it('names elements the way assistive technology does', () => {
+      const seen = refsByTestid(first);
+      const expected: Record<string, string> = {
+        'add-to-cart': 'Add to cart', // text content
+        'search-input': 'Search products', // <label for>, visually hidden
+        'search-submit': 'Search', // aria-label on an icon button
+        'logo-link': 'Northwind Outfitters', // the alt of the image inside
+        'share-pinterest': 'Share on Pinterest', // title
+        'qty-input': 'Quantity', // <label for>
+        'zip-input': 'Enter ZIP code', // placeholder only
+        'color-rust': 'Rust', // wrapping <label>
+        'gift-wrap': 'Gift wrap', // aria-labelledby
+        wishlist: 'Add to wishlist', // aria-label on a div role=button
+        'cart-link': 'Cart, 2 items', // aria-label over the badge text
+        'review-editor': 'Your review', // aria-label on contenteditable
+        'write-review': 'Write a review', // slotted into the shadow root
+        'review-1-helpful': 'Helpful', // inside the shadow root
+        'reviews-sort': 'Sort reviews', // <label for> inside a nested shadow root
+        'cookie-accept': 'Accept all', // in the fixed banner
+      };
+      const actual = Object.fromEntries(Object.keys(expected).map((testid) => [testid, squash(seen.get(testid)?.name ?? '(no ref)')]));
+      expect(actual).toEqual(expected);
+    });
+  });
+}
