@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   JawadError,
   MAX_CHAT_CHARS,
+  PageContent,
+  PageSnapshot,
   parseBackgroundEvent,
   parseContentReply,
   parseContentRequest,
@@ -221,7 +223,11 @@ describe('parseContentRequest / parseContentReply', () => {
     expect(parseContentReply({ ok: true, data })).toEqual({ ok: true, data });
     const failure = { ok: false, error: { code: 'PAGE_UNREADABLE', message: 'no' } };
     expect(parseContentReply(failure)).toEqual(failure);
-    expect(caught(() => parseContentReply({ ok: true, data: { title: 'T' } })).code).toBe('VALIDATION_ERROR');
+    expect(caught(() => parseContentReply({ ok: 'yes', data })).code).toBe('VALIDATION_ERROR');
+    expect(caught(() => parseContentReply({ ok: false, error: { code: 'NOT_A_CODE', message: 'x' } })).code).toBe('VALIDATION_ERROR');
+    // The data's shape depends on the request; askPageScript checks it against that request's schema.
+    expect(PageContent.safeParse({ title: 'T' }).success).toBe(false);
+    expect(PageSnapshot.safeParse({ url: 'u', title: 't', text: '', refs: [], elementCount: 0, partial: false }).success).toBe(true);
   });
 });
 
