@@ -17,7 +17,10 @@ async function handle(raw: unknown, refs: RefRegistry): Promise<ContentReply> {
   try {
     const request = parseContentRequest(raw);
     if (request.type === 'SNAPSHOT') return { ok: true, data: takeSnapshot(document, refs, request.payload) };
-    if (request.type === 'ACT') return { ok: true, data: await act(request.payload.action, request.payload.target, request.payload.value, refs) };
+    if (request.type === 'ACT') {
+      const { action, target, value, options } = request.payload;
+      return { ok: true, data: await act(action, target, value, options, refs) };
+    }
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };

@@ -226,14 +226,25 @@ export const PageSnapshot = z.object({
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
-/** An element to act on: a snapshot ref (e12, f1e3) or a CSS selector. */
+/** An element to act on: a snapshot ref (e12, f1e3) or a CSS selector; neither means the page. */
 export const Target = z.object({
   ref: z.optional(z.string().check(z.regex(/^(f\d+)?e\d+$/, 'A ref looks like e12'))),
   selector: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-}).check(z.refine((target) => Boolean(target.ref) !== Boolean(target.selector), 'Give either a ref or a selector'));
+}).check(z.refine((target) => !(target.ref && target.selector), 'Give either a ref or a selector, not both'));
 export type Target = z.infer<typeof Target>;
 
-export const ACTIONS = ['click', 'fill', 'select', 'check', 'uncheck'] as const;
+/** seed 004's commands, minus snapshot (its own request). */
+/** Extra choices of get, is and scroll. */
+export const ActOptions = z.object({
+  what: z.optional(z.enum(['text', 'value', 'attribute', 'html', 'url', 'title', 'visible', 'enabled', 'checked', 'editable'])),
+  name: z.optional(z.string().check(z.maxLength(100))),
+  direction: z.optional(z.enum(['up', 'down', 'left', 'right', 'top', 'bottom'])),
+  amount: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
+});
+export type ActOptions = z.infer<typeof ActOptions>;
+
+export const ACTIONS = ['click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'select', 'check', 'uncheck', 'scroll', 'get', 'is'] as const;
+export type Action = (typeof ACTIONS)[number];
 
 /** What an action did, read back from the page after doing it. */
 export const ActionOutcome = z.object({
@@ -241,6 +252,8 @@ export const ActionOutcome = z.object({
   target: z.string(),
   value: z.optional(z.string()),
   checked: z.optional(z.boolean()),
+  /** What `get` read or `is` found; `scroll`'s new position. */
+  result: z.optional(z.unknown()),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 
@@ -253,7 +266,9 @@ export const ContentRequest = z.discriminatedUnion('type', [
   message('ACT', z.object({
     action: z.enum(ACTIONS),
     target: Target,
+    /** fill/type: text · press: keys such as "Enter" or "Control+a" · select: option value or text. */
     value: z.optional(z.string().check(z.maxLength(100_000))),
+    options: z._default(ActOptions, {}),
   })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;

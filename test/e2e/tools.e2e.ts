@@ -51,7 +51,10 @@ for (const browserName of browsersUnderTest()) {
       await openView(jawad.sidebar, 'Tools');
       await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('section.tools select[name=tool] option').length > 0, null, 'the tool list');
       const names = await jawad.sidebar.eval((win) => Array.from(win.document.querySelectorAll('section.tools select[name=tool] option')).map((o) => (o as HTMLOptionElement).value), null);
-      expect(names.sort()).toEqual(['check', 'click', 'close_tab', 'fill', 'go_back', 'go_forward', 'list_tabs', 'new_tab', 'open_url', 'read_page', 'reload_tab', 'select_option', 'snapshot', 'switch_tab', 'uncheck']);
+      expect(names.sort()).toEqual([
+        'check', 'click', 'close_tab', 'double_click', 'fill', 'focus', 'get', 'go_back', 'go_forward', 'hover', 'is', 'list_tabs',
+        'new_tab', 'open_url', 'press_key', 'read_page', 'reload_tab', 'scroll', 'select_option', 'snapshot', 'switch_tab', 'type_text', 'uncheck',
+      ]);
 
       const read = await runTool(jawad, 'read_page', { maxChars: '300' });
       expect(read.status).toMatch(/^read_page succeeded in \d+ ms$/);

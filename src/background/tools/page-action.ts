@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import pageAgentScript from '../../content/page-agent.iife.ts?script';
-import { ActionOutcome, childRequestId, type Target } from '../../protocol';
+import { ActionOutcome, childRequestId, type Action, type ActOptions, type Target } from '../../protocol';
 import { activeTab, askPageScript } from '../page-scripts';
 import type { ToolContext } from './tool';
 
@@ -11,8 +11,15 @@ export const targetParams = {
 };
 
 export function targetOf(params: { ref?: string; selector?: string }): Target {
-  return params.ref ? { ref: params.ref } : { selector: params.selector ?? '' };
+  if (params.ref) return { ref: params.ref };
+  return params.selector ? { selector: params.selector } : {};
 }
+
+/** For actions that may also apply to the page as a whole (scroll, press, get). */
+export const atMostOneTarget = z.refine<{ ref?: string; selector?: string }>(
+  (params) => !(params.ref && params.selector),
+  'Give ref or selector, not both (or neither, for the page)',
+);
 
 export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
   (params) => Boolean(params.ref) !== Boolean(params.selector),
@@ -20,11 +27,11 @@ export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
 );
 
 /** Runs one action in the current tab's page agent and returns what it read back. */
-export async function runPageAction(context: ToolContext, action: ActionOutcome['action'], target: Target, value?: string): Promise<ActionOutcome> {
+export async function runPageAction(context: ToolContext, action: Action, target: Target, value?: string, options: ActOptions = {}): Promise<ActionOutcome> {
   const request = {
     type: 'ACT' as const,
     requestId: childRequestId(context.requestId, 'act'),
-    payload: { action, target, ...(value === undefined ? {} : { value }) },
+    payload: { action, target, options, ...(value === undefined ? {} : { value }) },
   };
   return askPageScript(await activeTab(context.windowId), pageAgentScript, request, ActionOutcome);
 }

@@ -1,0 +1,11 @@
+import * as z from 'zod/mini';
+import { needsOneTarget, runPageAction, targetOf, targetParams } from './page-action';
+import { defineTool } from './tool';
+
+export const doubleClick = defineTool({
+  name: 'double_click',
+  description: 'Double-click an element (by ref from the snapshot, or CSS selector); refuses if another element covers it.',
+  params: z.object(targetParams).check(needsOneTarget),
+  level: 'interact',
+  run: (params, context) => runPageAction(context, 'dblclick', targetOf(params)),
+});

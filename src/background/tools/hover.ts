@@ -1,0 +1,11 @@
+import * as z from 'zod/mini';
+import { needsOneTarget, runPageAction, targetOf, targetParams } from './page-action';
+import { defineTool } from './tool';
+
+export const hover = defineTool({
+  name: 'hover',
+  description: 'Move the pointer over an element, e.g. to open a menu that appears on hover.',
+  params: z.object(targetParams).check(needsOneTarget),
+  level: 'read-only',
+  run: (params, context) => runPageAction(context, 'hover', targetOf(params)),
+});
