@@ -262,6 +262,7 @@ export const ContentRequest = z.discriminatedUnion('type', [
   message('SNAPSHOT', z.object({
     maxRefs: z._default(z.int().check(z.minimum(1), z.maximum(20_000)), 3_000),
     timeBudgetMs: z._default(z.int().check(z.minimum(10), z.maximum(10_000)), 800),
+    page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
   })),
   message('ACT', z.object({
     action: z.enum(ACTIONS),

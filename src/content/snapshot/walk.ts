@@ -11,7 +11,15 @@ import { isInteractive, roleOf } from './roles';
 export interface SnapshotOptions {
   maxRefs: number;
   timeBudgetMs: number;
+  /** Which window of every long list to show: rows (page-1)*LIST_WINDOW+1 … page*LIST_WINDOW. */
+  page?: number;
 }
+
+/** Lists longer than this are summarised: a window of rows plus a count. */
+export const LONG_LIST = 40;
+export const LIST_WINDOW = 20;
+const LIST_TAGS = new Set(['ul', 'ol', 'tbody', 'table', 'dl', 'menu']);
+const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tree', 'feed', 'menu', 'treegrid']);
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'frame', 'object', 'embed']);
 const MAX_TEXT = 160;
@@ -189,12 +197,28 @@ interface Inherited {
   clip: Clip | undefined;
 }
 
+function isRepeating(element: Element): boolean {
+  return LIST_TAGS.has(element.localName) || LIST_ROLES.has(element.getAttribute('role') ?? '');
+}
+
+/**
+ * A 2,000-row table would drown the model: long lists show one window of rows and say how many
+ * there are and how to see the next ones.
+ */
+function listWindow(walk: Walk, element: Element, rows: Element[]): Element[] {
+  if (rows.length <= LONG_LIST || !isRepeating(element)) return rows;
+  const pages = Math.ceil(rows.length / LIST_WINDOW);
+  const page = Math.min(Math.max(walk.options.page ?? 1, 1), pages);
+  const start = (page - 1) * LIST_WINDOW;
+  const shown = rows.slice(start, start + LIST_WINDOW);
+  const next = page < pages ? ` Snapshot with page: ${page + 1} for the next ${LIST_WINDOW}.` : '';
+  walk.lines.push(`- note: ${rows.length} rows here; showing ${start + 1}–${start + shown.length}.${next}`);
+  return shown;
+}
+
 function visitChildren(walk: Walk, element: Element, inherited: Inherited): void {
-  const children = childrenOf(element);
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i]!;
-    if (child.nodeType === Node.ELEMENT_NODE) visit(walk, child as Element, inherited);
-  }
+  const elements = Array.from(childrenOf(element)).filter((child): child is Element => child.nodeType === Node.ELEMENT_NODE);
+  for (const child of listWindow(walk, element, elements)) visit(walk, child, inherited);
 }
 
 function visit(walk: Walk, element: Element, inherited: Inherited): void {

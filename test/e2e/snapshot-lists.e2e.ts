@@ -1,0 +1,53 @@
+/**
+ * Long repeated structures are summarised with a count and paged through, not dumped.
+ */
+import { describe, expect, it } from 'vitest';
+import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
+import { useReadyJawad } from './support/flows';
+
+interface Snapshot {
+  text: string;
+  refs: Array<{ ref: string; testid?: string }>;
+}
+
+async function snapshot(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<Snapshot> {
+  const reply = await jawad.host.evaluate(async (params) => {
+    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+    const answer = await new Promise<unknown>((resolve) => {
+      port.onMessage.addListener((message: unknown) => resolve(message));
+      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-00001157', payload: { toolName: 'snapshot', parameters: params } });
+    });
+    port.disconnect();
+    return answer;
+  }, parameters);
+  return (reply as { payload: { data: Snapshot } }).payload.data;
+}
+
+const stations = (snap: Snapshot) => snap.refs.filter((r) => r.testid?.startsWith('station-')).map((r) => r.testid);
+
+for (const browserName of browsersUnderTest()) {
+  describe(`long lists in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+
+    it('shows 20 rows of a 500-row list with a count, and the next 20 on page 2, keeping the rest of the page', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/long-list.html`);
+      const first = await snapshot(jawad);
+      expect(stations(first)).toEqual(Array.from({ length: 20 }, (_, i) => `station-${i + 1}`));
+      expect(first.text).toContain('- note: 500 rows here; showing 1–20. Snapshot with page: 2 for the next 20.');
+      expect(first.refs.map((r) => r.testid)).toEqual(expect.arrayContaining(['about', 'more']));
+
+      const second = await snapshot(jawad, { page: 2 });
+      expect(stations(second)).toEqual(Array.from({ length: 20 }, (_, i) => `station-${i + 21}`));
+      expect(second.text).toContain('showing 21–40');
+
+      const last = await snapshot(jawad, { page: 999 });
+      expect(stations(last)).toEqual(Array.from({ length: 20 }, (_, i) => `station-${i + 481}`));
+      expect(last.text).toContain('showing 481–500.');
+      expect(last.text).not.toContain('Snapshot with page: 26');
+
+      const again = await snapshot(jawad);
+      expect(again.refs.find((r) => r.testid === 'station-1')?.ref).toBe(first.refs.find((r) => r.testid === 'station-1')?.ref);
+    });
+  });
+}
