@@ -25,23 +25,41 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+export interface Injection {
+  /** Every frame of the tab (the page and its iframes), or these frames only; default: the page. */
+  allFrames?: boolean;
+  frameIds?: number[];
+}
+
 /**
  * Injects one of Jawad's on-demand page scripts (only now: pages the user never asks about run
- * none of Jawad's code), sends it a request, and validates the answer against `schema`.
+ * none of Jawad's code). Resolves with the frames it now runs in.
  */
-export async function askPageScript<S extends z.ZodMiniType>(tab: TargetTab, file: string, request: ContentRequest, schema: S): Promise<z.infer<S>> {
+export async function injectPageScript(tab: TargetTab, file: string, where: Injection = {}): Promise<number[]> {
   if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
     throw new JawadError('PAGE_UNREADABLE', `Jawad can’t read browser pages such as ${tab.url.split('/')[0]}// — open a web page and try again.`);
   }
   try {
-    await browser.scripting.executeScript({ target: { tabId: tab.id }, files: [file] });
+    const target = { tabId: tab.id, ...(where.allFrames ? { allFrames: true } : {}), ...(where.frameIds ? { frameIds: where.frameIds } : {}) };
+    const results = await browser.scripting.executeScript({ target, files: [file] });
+    return results.map((result) => result.frameId);
   } catch (error) {
     throw new JawadError('PAGE_UNREADABLE', 'The browser does not let extensions read this page (store pages and some built-in pages are protected).', String(error));
   }
-  const raw = await withTimeout(browser.tabs.sendMessage(tab.id, request), ANSWER_TIMEOUT_MS, 'The page took too long to answer.');
+}
+
+/** Sends a request to the page script in one frame and validates the answer against `schema`. */
+export async function askFrame<S extends z.ZodMiniType>(tab: TargetTab, frameId: number, request: ContentRequest, schema: S, timeoutMs = ANSWER_TIMEOUT_MS): Promise<z.infer<S>> {
+  const raw = await withTimeout(browser.tabs.sendMessage(tab.id, request, { frameId }), timeoutMs, 'The page took too long to answer.');
   const reply = parseContentReply(raw);
   if (!reply.ok) throw new JawadError(reply.error.code, reply.error.message, reply.error.details);
   const data = schema.safeParse(reply.data);
   if (!data.success) throw new JawadError('VALIDATION_ERROR', 'The page script sent a malformed answer.', validationDetails(data.error));
   return data.data;
+}
+
+/** Injects into the top frame and asks it: the common case. */
+export async function askPageScript<S extends z.ZodMiniType>(tab: TargetTab, file: string, request: ContentRequest, schema: S): Promise<z.infer<S>> {
+  await injectPageScript(tab, file);
+  return askFrame(tab, 0, request, schema);
 }

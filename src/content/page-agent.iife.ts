@@ -1,6 +1,7 @@
 /**
- * Injected on demand when Jawad needs to see the page: answers SNAPSHOT (and, next, the actions
- * by ref). Runs in the content script's isolated world, where refs persist between injections.
+ * Injected on demand (into every frame of the tab) when Jawad needs to see or act on the page:
+ * answers SNAPSHOT and ACT. Runs in the content script's isolated world, where refs persist
+ * between injections.
  */
 import { toErrorPayload } from '../protocol/errors';
 import type { ContentReply } from '../protocol/messages';
@@ -10,16 +11,47 @@ import { extensionApi } from './extension-api';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
-const HANDLED = new Set(['SNAPSHOT', 'ACT']);
-const scope = globalThis as typeof globalThis & { __jawadPageAgent?: { refs: RefRegistry } };
+const HANDLED = new Set(['SNAPSHOT', 'ACT', 'FRAME_TOKEN']);
+const TOKEN_KEY = '__jawadFrameToken';
 
-async function handle(raw: unknown, refs: RefRegistry): Promise<ContentReply> {
+interface Agent {
+  /** Made on the first snapshot, when the frame learns its ref prefix (f12 in frame 12). */
+  refs: RefRegistry | undefined;
+  /** The token this frame's parent sent it during the parent's snapshot. */
+  token: string | null;
+  /** Tokens this frame gave its own iframes. */
+  childTokens: WeakMap<Element, string>;
+}
+const scope = globalThis as typeof globalThis & { __jawadPageAgent?: Agent };
+
+/**
+ * Gives a visible iframe a random token and posts it to the frame, where Jawad's agent (in that
+ * frame's isolated world) keeps it. Chromium has no runtime.getFrameId in content scripts; this
+ * works the same in both browsers, across origins.
+ */
+function tokenFor(agent: Agent, frame: Element): string | undefined {
+  const target = (frame as HTMLIFrameElement).contentWindow;
+  if (!target) return undefined;
+  let token = agent.childTokens.get(frame);
+  if (!token) {
+    token = `t${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
+    agent.childTokens.set(frame, token);
+  }
+  target.postMessage({ [TOKEN_KEY]: token }, '*');
+  return token;
+}
+
+async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
   try {
     const request = parseContentRequest(raw);
-    if (request.type === 'SNAPSHOT') return { ok: true, data: takeSnapshot(document, refs, request.payload) };
+    if (request.type === 'SNAPSHOT') {
+      agent.refs ??= new RefRegistry(request.payload.framePrefix);
+      return { ok: true, data: takeSnapshot(document, agent.refs, { ...request.payload, frameTokenFor: (frame) => tokenFor(agent, frame) }) };
+    }
+    if (request.type === 'FRAME_TOKEN') return { ok: true, data: { token: agent.token } };
     if (request.type === 'ACT') {
       const { action, target, value, options } = request.payload;
-      return { ok: true, data: await act(action, target, value, options, refs) };
+      return { ok: true, data: await act(action, target, value, options, (agent.refs ??= new RefRegistry())) };
     }
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
   } catch (error) {
@@ -28,12 +60,16 @@ async function handle(raw: unknown, refs: RefRegistry): Promise<ContentReply> {
 }
 
 if (!scope.__jawadPageAgent) {
-  const agent = { refs: new RefRegistry() };
+  const agent: Agent = { refs: undefined, token: null, childTokens: new WeakMap() };
   scope.__jawadPageAgent = agent;
+  addEventListener('message', (event) => {
+    const token = (event.data as Record<string, unknown> | null)?.[TOKEN_KEY];
+    if (event.source === parent && parent !== window && typeof token === 'string' && /^t\d+$/.test(token)) agent.token = token;
+  });
   extensionApi().runtime.onMessage.addListener((raw, sender, sendResponse) => {
     const type = (raw as { type?: unknown } | null)?.type;
     if (sender.id !== extensionApi().runtime.id || typeof type !== 'string' || !HANDLED.has(type)) return false;
-    void handle(raw, agent.refs).then(sendResponse);
+    void handle(raw, agent).then(sendResponse);
     return true; // the answer comes asynchronously
   });
 }

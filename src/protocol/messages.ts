@@ -263,7 +263,11 @@ export const ContentRequest = z.discriminatedUnion('type', [
     maxRefs: z._default(z.int().check(z.minimum(1), z.maximum(20_000)), 3_000),
     timeBudgetMs: z._default(z.int().check(z.minimum(10), z.maximum(10_000)), 800),
     page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
+    /** '' in the top frame; `f<frameId>` in a frame, so refs name their frame (f12e3). */
+    framePrefix: z._default(z.string().check(z.regex(/^(f\d+)?$/)), ''),
   })),
+  /** Which token this frame's parent gave it (how the background tells where a frame sits). */
+  message('FRAME_TOKEN', Empty),
   message('ACT', z.object({
     action: z.enum(ACTIONS),
     target: Target,
@@ -273,6 +277,8 @@ export const ContentRequest = z.discriminatedUnion('type', [
   })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
+
+export const FrameToken = z.object({ token: z.nullable(z.string()) });
 
 /** A content script's answer; `data` is validated against the schema of the request it answers. */
 export const ContentReply = z.union([

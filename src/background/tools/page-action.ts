@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import pageAgentScript from '../../content/page-agent.iife.ts?script';
 import { ActionOutcome, childRequestId, type Action, type ActOptions, type Target } from '../../protocol';
-import { activeTab, askPageScript } from '../page-scripts';
+import { activeTab, askFrame, injectPageScript } from '../page-scripts';
 import type { ToolContext } from './tool';
 
 /** Tool parameters that name the element to act on: a snapshot ref, or a CSS selector. */
@@ -26,12 +26,15 @@ export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
   'Give either ref (from the snapshot tool) or selector, not both',
 );
 
-/** Runs one action in the current tab's page agent and returns what it read back. */
+/** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */
 export async function runPageAction(context: ToolContext, action: Action, target: Target, value?: string, options: ActOptions = {}): Promise<ActionOutcome> {
   const request = {
     type: 'ACT' as const,
     requestId: childRequestId(context.requestId, 'act'),
     payload: { action, target, options, ...(value === undefined ? {} : { value }) },
   };
-  return askPageScript(await activeTab(context.windowId), pageAgentScript, request, ActionOutcome);
+  const tab = await activeTab(context.windowId);
+  const frameId = Number(/^f(\d+)e/.exec(target.ref ?? '')?.[1] ?? 0);
+  await injectPageScript(tab, pageAgentScript, { frameIds: [frameId] });
+  return askFrame(tab, frameId, request, ActionOutcome);
 }

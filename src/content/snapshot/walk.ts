@@ -11,6 +11,8 @@ import { isInteractive, roleOf } from './roles';
 export interface SnapshotOptions {
   maxRefs: number;
   timeBudgetMs: number;
+  /** Tags a visible <iframe> so the background can tell which frame goes where. */
+  frameTokenFor?: (frame: Element) => string | undefined;
   /** Which window of every long list to show: rows (page-1)*LIST_WINDOW+1 … page*LIST_WINDOW. */
   page?: number;
 }
@@ -21,7 +23,8 @@ export const LIST_WINDOW = 20;
 const LIST_TAGS = new Set(['ul', 'ol', 'tbody', 'table', 'dl', 'menu']);
 const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tree', 'feed', 'menu', 'treegrid']);
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'frame', 'object', 'embed']);
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed']);
+const FRAMES = new Set(['iframe', 'frame']);
 const MAX_TEXT = 160;
 const BUDGET_CHECK_EVERY = 64;
 
@@ -238,6 +241,10 @@ function visit(walk: Walk, element: Element, inherited: Inherited): void {
   const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const role = roleOf(element);
   const shown = isShown(element, rect, view, clip);
+  if (FRAMES.has(element.localName)) {
+    if (shown) framePlaceholder(walk, element);
+    return;
+  }
   const pointer = shown && style.cursor === 'pointer';
   const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
   if (acts) emitRef(walk, element, role, rect);
@@ -248,6 +255,14 @@ function visit(walk: Walk, element: Element, inherited: Inherited): void {
   }
   if (role === 'heading' && shown && !acts) return; // its text is the heading's name
   visitChildren(walk, element, { insideControl: insideControl || acts, parentPointer: pointer, clip: clipFor(style, rect, clip) });
+}
+
+/** Marks where a visible frame's own outline goes; a hidden frame gets no line, so none of it shows. */
+function framePlaceholder(walk: Walk, frame: Element): void {
+  const token = walk.options.frameTokenFor?.(frame);
+  if (!token) return;
+  const title = accessibleName(frame, 'iframe') || frame.getAttribute('name') || '';
+  walk.lines.push(`- iframe${title ? ` ${quote(title)}` : ''} [frame=${token}]`);
 }
 
 /** A styled choice counts only when one of its labels is itself on screen. */

@@ -1,0 +1,68 @@
+/**
+ * Frames: same-origin and cross-origin iframes appear in the snapshot with frame-prefixed refs,
+ * actions reach into them, and a hidden iframe shows nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
+import { useReadyJawad } from './support/flows';
+
+interface ToolReply {
+  success: boolean;
+  data?: { text: string; refs: Array<{ ref: string; testid?: string }> } & Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+async function tool(jawad: JawadBrowser, toolName: string, parameters: Record<string, unknown> = {}): Promise<ToolReply> {
+  const reply = await jawad.host.evaluate(async (name, params) => {
+    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+    const answer = await new Promise<unknown>((resolve) => {
+      port.onMessage.addListener((message: unknown) => resolve(message));
+      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-0000f4a3', payload: { toolName: name, parameters: params } });
+    });
+    port.disconnect();
+    return answer;
+  }, toolName, parameters);
+  return (reply as { payload: ToolReply }).payload;
+}
+
+/** The state line a frame renders, read through puppeteer's own view of that frame. */
+async function frameState(page: Page, name: string): Promise<string> {
+  const frame = page.frames().find((f) => f.url().includes(`name=${name}`));
+  if (!frame) throw new Error(`No frame ${name}`);
+  return frame.$eval('#state', (el) => el.textContent ?? '');
+}
+
+for (const browserName of browsersUnderTest()) {
+  describe(`frames in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+
+    it('snapshots same- and cross-origin frames with frame refs, acts inside them, and leaves hidden frames out', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/frames.html`);
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('iframe')).every((f) => f.src), { timeout: 5000 });
+      await sleep(500); // let the frames load
+
+      const snapshot = await tool(jawad, 'snapshot');
+      expect(snapshot.success, JSON.stringify(snapshot.error)).toBe(true);
+      const { text, refs } = snapshot.data!;
+      expect(text).toContain('FRAMEMARK-same');
+      expect(text).toContain('FRAMEMARK-cross');
+      expect(text).not.toContain('FRAMEMARK-hidden');
+      expect(text).toMatch(/- iframe "Opening hours" \[frame=t\d+\]\n {2}- text: FRAMEMARK-same/);
+      const childButtons = refs.filter((r) => r.testid === 'child-button');
+      expect(childButtons).toHaveLength(2);
+      for (const ref of childButtons) expect(ref.ref).toMatch(/^f\d+e\d+$/);
+      expect(refs.find((r) => r.testid === 'top-button')?.ref).toMatch(/^e\d+$/);
+
+      const [sameButton, crossButton] = childButtons;
+      const crossInput = refs.filter((r) => r.testid === 'child-input')[1]!;
+      expect((await tool(jawad, 'click', { ref: crossButton!.ref })).success).toBe(true);
+      expect((await tool(jawad, 'fill', { ref: crossInput.ref, text: 'BS1 4DJ' })).data).toMatchObject({ value: 'BS1 4DJ' });
+      expect(await frameState(page, 'cross')).toBe('clicked=true; postcode=BS1 4DJ');
+      expect(await frameState(page, 'same')).toBe('clicked=false; postcode=');
+      expect((await tool(jawad, 'click', { ref: sameButton!.ref })).success).toBe(true);
+      expect(await frameState(page, 'same')).toContain('clicked=true');
+    });
+  });
+}
