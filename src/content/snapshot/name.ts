@@ -16,9 +16,29 @@ function byIds(element: Element, ids: string): string {
     .join(' ');
 }
 
+/** What a form control says when it sits inside a label: its current value, not all its options. */
+function embeddedValue(control: Element): string {
+  if (control.localName === 'select') return (control as HTMLSelectElement).selectedOptions[0]?.text ?? '';
+  if (control.localName === 'input' || control.localName === 'textarea') {
+    const input = control as HTMLInputElement;
+    return ['checkbox', 'radio', 'hidden'].includes(input.type) ? '' : input.value;
+  }
+  return '';
+}
+
+/** A label's text, with any embedded control replaced by its value (as accname does). */
+function textOfLabel(node: Node): string {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+  if (node.nodeType !== Node.ELEMENT_NODE) return '';
+  const element = node as Element;
+  if (['select', 'input', 'textarea'].includes(element.localName)) return ` ${embeddedValue(element)} `;
+  if (['script', 'style', 'template'].includes(element.localName)) return '';
+  return Array.from(element.childNodes, textOfLabel).join('');
+}
+
 function labelText(element: Element): string {
   const labels = (element as HTMLInputElement).labels;
-  if (labels && labels.length > 0) return Array.from(labels, (label) => label.innerText || label.textContent || '').join(' ');
+  if (labels && labels.length > 0) return Array.from(labels, textOfLabel).join(' ');
   return '';
 }
 

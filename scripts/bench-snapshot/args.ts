@@ -1,0 +1,56 @@
+/** Command-line options of `npm run bench:snapshot`. */
+
+export interface SnapshotBenchOptions {
+  /** Where the per-page JSON files go (required: the figures are meant to be kept). */
+  outDir: string;
+  /** Timed snapshots per tool and page loads per browser, after one warm-up each. */
+  runs: number;
+  /** Rebuild dist/ before measuring (it is always built when missing). */
+  build: boolean;
+  /** Pages to measure; none means the two fixtures, served by the bench itself. */
+  urls: string[];
+}
+
+/** A bad command line: print the message and the usage, not a stack. */
+export class UsageError extends Error {}
+
+export const USAGE = 'Usage: npm run bench:snapshot -- --out DIR [--runs 7] [--build] [URL…]  (no URL: users-table.html and snapshot-shop.html from test/fixtures)';
+
+function runsValue(raw: string | undefined): number {
+  const value = Number(raw);
+  // Five is the least that makes a median worth printing; the cap keeps a typo from running all night.
+  if (!Number.isInteger(value) || value < 5 || value > 200) throw new UsageError(`--runs wants an integer in 5…200, got "${raw ?? ''}"\n${USAGE}`);
+  return value;
+}
+
+function pageUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Not a URL: "${raw}"\n${USAGE}`);
+  }
+  // The extension only reads web pages (page-scripts.ts refuses the rest), so nothing else is comparable.
+  if (!/^(https?|file):$/.test(url.protocol)) throw new UsageError(`Only http(s) and file URLs can be read by Jawad, got "${raw}"`);
+  return url.href;
+}
+
+export function parseArgs(argv: readonly string[]): SnapshotBenchOptions {
+  const options: SnapshotBenchOptions = { outDir: '', runs: 7, build: false, urls: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
+    // Flags take their value as `--flag value` or `--flag=value`.
+    const value = (): string | undefined => inline ?? argv[++i];
+    switch (flag) {
+      case '--out': options.outDir = value() ?? ''; break;
+      case '--runs': options.runs = runsValue(value()); break;
+      case '--build': options.build = true; break;
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default:
+        if (flag.startsWith('-')) throw new UsageError(`Unknown option ${flag}\n${USAGE}`);
+        options.urls.push(pageUrl(argv[i]!));
+    }
+  }
+  if (!options.outDir) throw new UsageError(`--out DIR is required\n${USAGE}`);
+  return options;
+}
