@@ -31,9 +31,17 @@ export interface Injection {
   frameIds?: number[];
 }
 
+/** The global each page script sets in its isolated world once it is installed. */
+const INSTALLED_FLAG: Record<string, string> = { 'page-agent': '__jawadPageAgent', reader: '__jawadReaderInstalled' };
+
+function flagOf(file: string): string | undefined {
+  return Object.entries(INSTALLED_FLAG).find(([name]) => file.includes(name))?.[1];
+}
+
 /**
  * Injects one of Jawad's on-demand page scripts (only now: pages the user never asks about run
- * none of Jawad's code). Resolves with the frames it now runs in.
+ * none of Jawad's code), into the frames that do not have it yet — a tiny probe first, so a
+ * repeated snapshot does not parse the whole script again. Resolves with the frames it runs in.
  */
 export async function injectPageScript(tab: TargetTab, file: string, where: Injection = {}): Promise<number[]> {
   if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
@@ -41,8 +49,12 @@ export async function injectPageScript(tab: TargetTab, file: string, where: Inje
   }
   try {
     const target = { tabId: tab.id, ...(where.allFrames ? { allFrames: true } : {}), ...(where.frameIds ? { frameIds: where.frameIds } : {}) };
-    const results = await browser.scripting.executeScript({ target, files: [file] });
-    return results.map((result) => result.frameId);
+    const flag = flagOf(file);
+    if (!flag) return (await browser.scripting.executeScript({ target, files: [file] })).map((result) => result.frameId);
+    const probes = await browser.scripting.executeScript({ target, func: (name: string) => name in globalThis, args: [flag] });
+    const missing = probes.filter((probe) => probe.result !== true).map((probe) => probe.frameId);
+    if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [file] });
+    return probes.map((probe) => probe.frameId);
   } catch (error) {
     throw new JawadError('PAGE_UNREADABLE', 'The browser does not let extensions read this page (store pages and some built-in pages are protected).', String(error));
   }
