@@ -29,7 +29,7 @@ import { launchJawad, newProfileDir, sleep, type JawadBrowser } from '../test/e2
 import { startFixtureServer } from '../test/support/fixture-server';
 import { launchAnchorBrowser, openAnchorSession, type AnchorMeasurement, type AnchorSession } from './bench-snapshot/anchor';
 import { parseArgs, UsageError } from './bench-snapshot/args';
-import { distStamp, ensureBuild } from './bench-snapshot/build';
+import { distStamp, ensureBuild } from './bench/build';
 import { launchPlainChromium, measureLoads, type LoadMeasurement } from './bench-snapshot/load-time';
 import { interleave, type Sampler } from './bench-snapshot/interleave';
 import { openJawadSession, type JawadMeasurement, type JawadSession } from './bench-snapshot/ours';

@@ -12,13 +12,12 @@
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
  */
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchJawad, sleep, type BrowserName, type JawadBrowser } from '../test/e2e/support/extension-browser';
 import { parseArgs, UsageError, type BenchOptions } from './bench/args';
+import { distStamp, ensureBuild } from './bench/build';
 import { measureBundles, type BundleReport } from './bench/bundle';
 import { measureColdOpens, type ColdOpenResult } from './bench/cold-open';
 import { showHost, sidebarViaHost } from './bench/pages';
@@ -61,26 +60,9 @@ async function attempt<T>(what: string, fn: () => Promise<T>): Promise<Outcome<T
   }
 }
 
-function ensureBuild(options: BenchOptions): void {
+function ensureBuildFor(options: BenchOptions): void {
   const missing = options.browsers.some((b) => !existsSync(join(DIST[b], 'manifest.json')));
-  if (!options.build && !missing) return;
-  log(missing ? 'dist/ is incomplete: building…' : 'Building (--build)…');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status ?? build.signal})`);
-}
-
-/** A cheap fingerprint of a build folder (paths, sizes, times): any rebuild changes it. */
-function distStamp(dir: string): string {
-  const hash = createHash('sha256');
-  try {
-    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-      const stat = statSync(join(dir, file));
-      hash.update(`${file}:${stat.size}:${stat.mtimeMs}\n`);
-    }
-  } catch {
-    hash.update(`unreadable at ${Date.now()}`); // mid-rebuild: files come and go
-  }
-  return hash.digest('hex');
+  ensureBuild(ROOT, DIST[options.browsers[0]!], options.build || missing, log);
 }
 
 /** Closes the browser this bench launched; kills that process if it does not close in time. */
@@ -182,7 +164,7 @@ function methodNotes(results: Partial<Record<BrowserName, BrowserResult>>): stri
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  ensureBuild(options);
+  ensureBuildFor(options);
 
   const bundles: Partial<Record<BrowserName, BundleReport>> = {};
   for (const name of options.browsers) bundles[name] = measureBundles(DIST[name]);

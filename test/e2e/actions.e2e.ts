@@ -6,25 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
+import { runTool } from './support/run-tool';
 
-interface ToolReply {
-  success: boolean;
-  data?: Record<string, unknown> & { refs?: Array<{ ref: string; testid?: string }> };
-  error?: { code: string; message: string; details?: unknown };
-}
-
-async function tool(jawad: JawadBrowser, toolName: string, parameters: Record<string, unknown> = {}): Promise<ToolReply> {
-  const reply = await jawad.host.evaluate(async (name, params) => {
-    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
-    const answer = await new Promise<unknown>((resolve) => {
-      port.onMessage.addListener((message: unknown) => resolve(message));
-      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-0000ac70', payload: { toolName: name, parameters: params } });
-    });
-    port.disconnect();
-    return answer;
-  }, toolName, parameters);
-  return (reply as { payload: ToolReply }).payload;
-}
+type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }> };
+const tool = (jawad: JawadBrowser, name: string, parameters: Record<string, unknown> = {}) => runTool<Data>(jawad, name, parameters);
 
 async function refsByTestId(jawad: JawadBrowser): Promise<Record<string, string>> {
   const snapshot = await tool(jawad, 'snapshot');

@@ -6,25 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
+import { runTool } from './support/run-tool';
 
-interface ToolReply {
-  success: boolean;
-  data?: { text: string; refs: Array<{ ref: string; testid?: string }> } & Record<string, unknown>;
-  error?: { code: string; message: string };
-}
-
-async function tool(jawad: JawadBrowser, toolName: string, parameters: Record<string, unknown> = {}): Promise<ToolReply> {
-  const reply = await jawad.host.evaluate(async (name, params) => {
-    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
-    const answer = await new Promise<unknown>((resolve) => {
-      port.onMessage.addListener((message: unknown) => resolve(message));
-      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-0000f4a3', payload: { toolName: name, parameters: params } });
-    });
-    port.disconnect();
-    return answer;
-  }, toolName, parameters);
-  return (reply as { payload: ToolReply }).payload;
-}
+type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }> };
+const tool = (jawad: JawadBrowser, name: string, parameters: Record<string, unknown> = {}) => runTool<Data>(jawad, name, parameters);
 
 /** The state line a frame renders, read through puppeteer's own view of that frame. */
 async function frameState(page: Page, name: string): Promise<string> {
@@ -45,7 +30,7 @@ for (const browserName of browsersUnderTest()) {
 
       const snapshot = await tool(jawad, 'snapshot');
       expect(snapshot.success, JSON.stringify(snapshot.error)).toBe(true);
-      const { text, refs } = snapshot.data!;
+      const { text = '', refs = [] } = snapshot.data!;
       expect(text).toContain('FRAMEMARK-same');
       expect(text).toContain('FRAMEMARK-cross');
       expect(text).not.toContain('FRAMEMARK-hidden');

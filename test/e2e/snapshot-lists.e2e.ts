@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
+import { runTool } from './support/run-tool';
 
 interface Snapshot {
   text: string;
@@ -11,16 +12,7 @@ interface Snapshot {
 }
 
 async function snapshot(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<Snapshot> {
-  const reply = await jawad.host.evaluate(async (params) => {
-    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
-    const answer = await new Promise<unknown>((resolve) => {
-      port.onMessage.addListener((message: unknown) => resolve(message));
-      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-00001157', payload: { toolName: 'snapshot', parameters: params } });
-    });
-    port.disconnect();
-    return answer;
-  }, parameters);
-  return (reply as { payload: { data: Snapshot } }).payload.data;
+  return (await runTool<Snapshot>(jawad, 'snapshot', parameters)).data!;
 }
 
 const stations = (snap: Snapshot) => snap.refs.filter((r) => r.testid?.startsWith('station-')).map((r) => r.testid);

@@ -1,0 +1,24 @@
+/** Runs a registry tool the way the sidebar does: EXECUTE_TOOL on the sidebar Port. */
+import type { JawadBrowser } from './extension-browser';
+
+export interface ToolReply<D = Record<string, unknown>> {
+  toolName: string;
+  success: boolean;
+  data?: D;
+  error?: { code: string; message: string; details?: unknown };
+  duration: number;
+}
+
+/** Sent from the welcome page (an extension page, so the background accepts its Port). */
+export async function runTool<D = Record<string, unknown>>(jawad: JawadBrowser, toolName: string, parameters: Record<string, unknown> = {}): Promise<ToolReply<D>> {
+  const reply = await jawad.host.evaluate(async (name, params) => {
+    const port = browser.runtime.connect({ name: 'jawad-sidebar' });
+    const answer = await new Promise<unknown>((resolve) => {
+      port.onMessage.addListener((message: unknown) => resolve(message));
+      port.postMessage({ type: 'EXECUTE_TOOL', requestId: 'user-00e2e000', payload: { toolName: name, parameters: params } });
+    });
+    port.disconnect();
+    return answer;
+  }, toolName, parameters);
+  return (reply as { payload: ToolReply<D> }).payload;
+}
