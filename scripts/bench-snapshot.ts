@@ -35,6 +35,7 @@ import { interleave, type Sampler } from './bench-snapshot/interleave';
 import { openJawadSession, type JawadMeasurement, type JawadSession } from './bench-snapshot/ours';
 import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/report';
 import { scoreRefs, type TruthScore } from './bench-snapshot/truth';
+import { attempt, failed, type Outcome } from './bench/outcome';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist/chrome');
@@ -51,7 +52,6 @@ const PAGE_TARGETS: Record<string, { time: number; tokens: number }> = {
 };
 const LOAD_RATIO_MAX = 1.02;
 
-type Outcome<T> = T | { error: string };
 
 interface PageResult {
   url: string;
@@ -62,19 +62,7 @@ interface PageResult {
 
 const log = (line: string) => console.log(line);
 
-function failed<T extends object>(outcome: Outcome<T>): outcome is { error: string } {
-  return 'error' in outcome;
-}
 
-async function attempt<T>(what: string, fn: () => Promise<T>): Promise<Outcome<T>> {
-  try {
-    return await fn();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`  ✗ ${what} failed: ${message}`);
-    return { error: `${what}: ${message}` };
-  }
-}
 
 /** Closes a browser this bench launched; kills its process if it does not close in time. */
 async function closeQuietly(close: () => Promise<void>, kill: () => void): Promise<void> {

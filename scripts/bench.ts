@@ -25,6 +25,7 @@ import { renderTable, verdict, type Cell, type Row } from './bench/report';
 import { startBenchProvider } from './bench/sse-provider';
 import { round } from './bench/stats';
 import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
+import { attempt, failed, type Outcome } from './bench/outcome';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST: Record<BrowserName, string> = { chromium: join(ROOT, 'dist/chrome'), firefox: join(ROOT, 'dist/firefox') };
@@ -36,7 +37,6 @@ const TARGETS = {
   tokenP95Ms: 16,
 } as const;
 
-type Outcome<T> = T | { error: string };
 
 interface BrowserResult {
   version?: string;
@@ -46,19 +46,7 @@ interface BrowserResult {
 
 const log = (line: string) => console.log(line);
 
-function failed<T extends object>(outcome: Outcome<T> | undefined): outcome is { error: string } {
-  return outcome !== undefined && 'error' in outcome;
-}
 
-async function attempt<T>(what: string, fn: () => Promise<T>): Promise<Outcome<T>> {
-  try {
-    return await fn();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`  ✗ ${what} failed: ${message}`);
-    return { error: message };
-  }
-}
 
 function ensureBuildFor(options: BenchOptions): void {
   const missing = options.browsers.some((b) => !existsSync(join(DIST[b], 'manifest.json')));
