@@ -25,17 +25,27 @@ export function neutraliseMarkers(text: string): string {
  * Wraps page content for the prompt. The random marker is fresh per call, so text inside the page
  * cannot guess it to end the wrapper early.
  */
+function productLine(page: PageContent): string {
+  const product = page.product;
+  if (!product) return '';
+  const facts = (['name', 'price', 'currency', 'brand', 'rating', 'availability'] as const)
+    .filter((field) => product[field])
+    .map((field) => `${field}=${neutraliseMarkers(product[field]!)}`);
+  return facts.length ? `Product (as the page declares it): ${facts.join('; ')}` : '';
+}
+
 export function wrapPageContent(page: PageContent, marker = randomMarker()): string {
   const body = neutraliseMarkers(page.markdown);
   return [
     `<<<UNTRUSTED_PAGE_CONTENT ${marker}>>>`,
     `Title: ${neutraliseMarkers(page.title)}`,
     `URL: ${page.url}`,
+    productLine(page),
     page.truncated ? '(The page was long; only its beginning is included.)' : '',
     '',
     body,
     `<<<END_UNTRUSTED_PAGE_CONTENT ${marker}>>>`,
   ]
-    .filter((line, index) => line !== '' || index === 4)
+    .filter((line, index) => line !== '' || index === 5)
     .join('\n');
 }

@@ -6,6 +6,7 @@
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import type { PageContent } from '../protocol/messages';
+import { extractProduct } from './product';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
 
@@ -58,6 +59,7 @@ function markdownOf(root: Node): string {
 }
 
 export function extractPage(doc: Document, maxChars: number): PageContent {
+  const product = extractProduct(doc); // before Readability, which discards scripts and metadata
   const clone = visibleClone(doc);
   const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
   const root = (article?.content as unknown as Node | null | undefined) ?? clone.body;
@@ -70,5 +72,6 @@ export function extractPage(doc: Document, maxChars: number): PageContent {
     markdown: truncated ? markdown.slice(0, maxChars) : markdown,
     truncated,
     ...(doc.documentElement.lang ? { lang: doc.documentElement.lang } : {}),
+    product,
   };
 }

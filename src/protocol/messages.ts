@@ -194,6 +194,18 @@ export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<Backg
 
 // ---- Background → content script ------------------------------------------------------------
 
+/** What a shop page says about its product; each field from the best source that has it. */
+export const Product = z.object({
+  name: z.optional(z.string()),
+  price: z.optional(z.string()),
+  currency: z.optional(z.string()),
+  brand: z.optional(z.string()),
+  rating: z.optional(z.string()),
+  availability: z.optional(z.string()),
+  sources: z.array(z.enum(['json-ld', 'microdata', 'opengraph', 'visible'])),
+});
+export type Product = z.infer<typeof Product>;
+
 export const PageContent = z.object({
   title: z.string(),
   url: z.string(),
@@ -201,6 +213,8 @@ export const PageContent = z.object({
   /** True when the page was longer than what a prompt can carry and was cut. */
   truncated: z.boolean(),
   lang: z.optional(z.string()),
+  /** Null when the page is not a product page. */
+  product: z._default(z.nullable(Product), null),
 });
 export type PageContent = z.infer<typeof PageContent>;
 

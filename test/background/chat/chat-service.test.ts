@@ -20,7 +20,7 @@ import {
 type Script = (config: LlmConfig, request: RouterRequest) => AsyncGenerator<StreamEvent>;
 
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-x', timeoutSeconds: 60 };
-const PAGE: PageContent = { title: 'Example Domain', url: 'https://example.com/a', markdown: '# Example\n\nSome body text.', truncated: false };
+const PAGE: PageContent = { title: 'Example Domain', url: 'https://example.com/a', markdown: '# Example\n\nSome body text.', truncated: false, product: null };
 
 let db: JawadDatabase;
 let conversations: ConversationStore;

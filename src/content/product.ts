@@ -1,0 +1,125 @@
+/**
+ * Product facts (name, price, currency, brand, rating, availability) from what the page declares —
+ * JSON-LD, then microdata, then OpenGraph — and, where those say nothing, from the visible page.
+ * Each field comes from the first source that has it; `sources` says which were used.
+ */
+import type { Product } from '../protocol/messages';
+
+type Facts = Partial<Omit<Product, 'sources'>>;
+type JsonObject = Record<string, unknown>;
+
+const FIELDS = ['name', 'price', 'currency', 'brand', 'rating', 'availability'] as const;
+const CURRENCY_SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR' };
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.replace(/\s+/g, ' ').trim();
+  return trimmed || undefined;
+}
+
+/** "https://schema.org/InStock" → "InStock". */
+function shortEnum(value: unknown): string | undefined {
+  return text(value)?.replace(/^https?:\/\/schema\.org\//i, '');
+}
+
+function isProduct(node: JsonObject): boolean {
+  const type = node['@type'];
+  return type === 'Product' || (Array.isArray(type) && type.includes('Product'));
+}
+
+function findProducts(value: unknown, found: JsonObject[] = []): JsonObject[] {
+  if (Array.isArray(value)) value.forEach((item) => findProducts(item, found));
+  else if (value && typeof value === 'object') {
+    const node = value as JsonObject;
+    if (isProduct(node)) found.push(node);
+    else findProducts(node['@graph'], found);
+  }
+  return found;
+}
+
+function fromJsonLd(doc: Document): Facts {
+  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(script.textContent ?? '');
+    } catch {
+      continue; // a broken block on the page is the page's problem, not a reason to fail
+    }
+    const [product] = findProducts(parsed);
+    if (!product) continue;
+    const offers = (Array.isArray(product.offers) ? product.offers[0] : product.offers) as JsonObject | undefined;
+    const brand = product.brand as JsonObject | string | undefined;
+    const rating = product.aggregateRating as JsonObject | undefined;
+    return {
+      name: text(product.name),
+      price: text(offers?.price ?? offers?.lowPrice),
+      currency: text(offers?.priceCurrency),
+      brand: typeof brand === 'string' ? text(brand) : text(brand?.name),
+      rating: text(rating?.ratingValue),
+      availability: shortEnum(offers?.availability),
+    };
+  }
+  return {};
+}
+
+function fromMicrodata(doc: Document): Facts {
+  const scope = doc.querySelector('[itemscope][itemtype*="schema.org/Product"]');
+  if (!scope) return {};
+  const prop = (name: string) => {
+    const element = scope.querySelector(`[itemprop="${name}"]`);
+    if (!element) return undefined;
+    return text(element.getAttribute('content') ?? element.getAttribute('href') ?? (element as HTMLElement).innerText ?? element.textContent);
+  };
+  const brand = scope.querySelector('[itemprop="brand"]');
+  return {
+    name: prop('name'),
+    price: prop('price'),
+    currency: prop('priceCurrency'),
+    brand: brand ? text(brand.querySelector('[itemprop="name"]')?.textContent ?? brand.getAttribute('content') ?? brand.textContent) : undefined,
+    rating: prop('ratingValue'),
+    availability: shortEnum(prop('availability')),
+  };
+}
+
+function fromOpenGraph(doc: Document): Facts {
+  const meta = (property: string) => text(doc.querySelector(`meta[property="${property}"]`)?.getAttribute('content'));
+  if (!meta('product:price:amount') && meta('og:type') !== 'product') return {};
+  return {
+    name: meta('og:title'),
+    price: meta('product:price:amount') ?? meta('og:price:amount'),
+    currency: meta('product:price:currency') ?? meta('og:price:currency'),
+    brand: meta('product:brand'),
+    availability: meta('product:availability'),
+  };
+}
+
+/** Last resort: the page's main heading and the first price shown near it. */
+function fromVisiblePage(doc: Document): Facts {
+  const heading = doc.querySelector('h1');
+  const name = text((heading as HTMLElement | null)?.innerText);
+  const scope = (heading?.closest('main, article, [itemscope], section') ?? doc.body) as HTMLElement | null;
+  const match = /([$€£¥₹])\s?(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?)|(\d+(?:[.,]\d{2})?)\s?(EUR|USD|GBP|€)/.exec(scope?.innerText ?? '');
+  if (!name || !match) return {};
+  const symbol = match[1] ?? match[4] ?? '';
+  const amount = (match[2] ?? match[3] ?? '').replace(/[\s,](?=\d{3}\b)/g, '').replace(',', '.');
+  return { name, price: amount, currency: CURRENCY_SYMBOLS[symbol] ?? symbol };
+}
+
+export function extractProduct(doc: Document): Product | null {
+  const sources: Array<[Product['sources'][number], Facts]> = [
+    ['json-ld', fromJsonLd(doc)],
+    ['microdata', fromMicrodata(doc)],
+    ['opengraph', fromOpenGraph(doc)],
+  ];
+  const declared = sources.some(([, facts]) => Object.values(facts).some(Boolean));
+  if (!declared) sources.push(['visible', fromVisiblePage(doc)]);
+  const product: Product = { sources: [] };
+  for (const field of FIELDS) {
+    const source = sources.find(([, facts]) => facts[field]);
+    if (!source) continue;
+    product[field] = source[1][field];
+    if (!product.sources.includes(source[0])) product.sources.push(source[0]);
+  }
+  return product.sources.length > 0 && product.name ? product : null;
+}
