@@ -212,8 +212,7 @@ function pageFile(result: PageResult, rows: readonly Row[]): object {
     text: jawad?.snapshot.text ?? null,
     refs: jawad?.snapshot.refs.map((r) => ({ ref: r.ref, role: r.role, name: r.name, tag: r.tag, id: r.id ?? null, testid: r.testid ?? null })) ?? null,
     markdownChars: jawad?.markdownChars ?? null,
-    // Product facts (price, availability, … read off the page) come later; nothing measures them yet.
-    product: null,
+    product: jawad?.product ?? null,
     anchor: failed(anchor) ? null : { ms: anchor.ms, chars: anchor.text.length, tokens: tokens(anchor.text) },
     ours: jawad ? { ms: jawad.ms, chars: jawad.snapshot.text.length, tokens: tokens(jawad.snapshot.text) } : null,
     details: {

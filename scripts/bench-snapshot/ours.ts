@@ -28,6 +28,8 @@ export interface JawadMeasurement {
   /** The last timed snapshot (all runs read the same page). */
   snapshot: PageSnapshot;
   markdownChars: number;
+  /** read_page's product facts (null on pages that sell nothing). */
+  product: unknown;
   markdownTruncated: boolean;
   marks: Expectation[];
 }
@@ -67,10 +69,10 @@ export async function openJawadSession(jawad: JawadBrowser, url: string, log: (l
     async finish() {
       if (!snapshot) throw new Error('no snapshot was taken');
       log(`  Jawad snapshot: ${samples.join(', ')} ms; ${snapshot.refs.length} refs, ${snapshot.text.length} chars${snapshot.partial ? ', PARTIAL' : ''}`);
-      const read = await runTool<{ markdown: string; truncated: boolean }>(jawad.host, shown, 'read_page', { maxChars: READ_PAGE_MAX_CHARS });
+      const read = await runTool<{ markdown: string; truncated: boolean; product?: unknown }>(jawad.host, shown, 'read_page', { maxChars: READ_PAGE_MAX_CHARS });
       const marks = await readMarks(page);
       await close();
-      return { samples, ms: median(samples), portMs: median(portTimes), snapshot, markdownChars: read.data.markdown.length, markdownTruncated: read.data.truncated, marks };
+      return { samples, ms: median(samples), portMs: median(portTimes), snapshot, markdownChars: read.data.markdown.length, markdownTruncated: read.data.truncated, product: read.data.product ?? null, marks };
     },
     close,
   };
