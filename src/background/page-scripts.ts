@@ -1,5 +1,8 @@
-import browser from 'webextension-polyfill';
+import browser, { type Tabs } from 'webextension-polyfill';
 import type * as z from 'zod/mini';
+import pageAgentFile from '../content/page-agent.iife.ts?script';
+import { PAGE_AGENT_INSTALLED, READER_INSTALLED } from '../content/installed-flags';
+import readerFile from '../content/reader.iife.ts?script';
 import { JawadError, parseContentReply, validationDetails, type ContentRequest } from '../protocol';
 
 const ANSWER_TIMEOUT_MS = 15_000;
@@ -10,9 +13,14 @@ export interface TargetTab {
   url: string;
 }
 
+/** The active tab of the sidebar's window (or of the last focused window). */
+export async function queryActiveTab(windowId: number | undefined): Promise<Tabs.Tab | undefined> {
+  const [tab] = await browser.tabs.query(windowId === undefined ? { active: true, lastFocusedWindow: true } : { active: true, windowId });
+  return tab;
+}
+
 export async function activeTab(windowId: number | undefined): Promise<TargetTab> {
-  const query = windowId === undefined ? { active: true, lastFocusedWindow: true } : { active: true, windowId };
-  const [tab] = await browser.tabs.query(query);
+  const tab = await queryActiveTab(windowId);
   if (!tab?.id) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
   return { id: tab.id, url: tab.url ?? '' };
 }
@@ -31,29 +39,31 @@ export interface Injection {
   frameIds?: number[];
 }
 
-/** The global each page script sets in its isolated world once it is installed. */
-const INSTALLED_FLAG: Record<string, string> = { 'page-agent': '__jawadPageAgent', reader: '__jawadReaderInstalled' };
-
-function flagOf(file: string): string | undefined {
-  return Object.entries(INSTALLED_FLAG).find(([name]) => file.includes(name))?.[1];
+/** An on-demand page script: its built file, and the global it sets once installed. */
+export interface PageScript {
+  file: string;
+  installedFlag: string;
 }
+
+/** Readability + Turndown: the page as markdown. */
+export const READER: PageScript = { file: readerFile, installedFlag: READER_INSTALLED };
+/** Snapshot and actions by ref. */
+export const PAGE_AGENT: PageScript = { file: pageAgentFile, installedFlag: PAGE_AGENT_INSTALLED };
 
 /**
  * Injects one of Jawad's on-demand page scripts (only now: pages the user never asks about run
  * none of Jawad's code), into the frames that do not have it yet — a tiny probe first, so a
  * repeated snapshot does not parse the whole script again. Resolves with the frames it runs in.
  */
-export async function injectPageScript(tab: TargetTab, file: string, where: Injection = {}): Promise<number[]> {
+export async function injectPageScript(tab: TargetTab, script: PageScript, where: Injection = {}): Promise<number[]> {
   if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
     throw new JawadError('PAGE_UNREADABLE', `Jawad can’t read browser pages such as ${tab.url.split('/')[0]}// — open a web page and try again.`);
   }
   try {
     const target = { tabId: tab.id, ...(where.allFrames ? { allFrames: true } : {}), ...(where.frameIds ? { frameIds: where.frameIds } : {}) };
-    const flag = flagOf(file);
-    if (!flag) return (await browser.scripting.executeScript({ target, files: [file] })).map((result) => result.frameId);
-    const probes = await browser.scripting.executeScript({ target, func: (name: string) => name in globalThis, args: [flag] });
+    const probes = await browser.scripting.executeScript({ target, func: (name: string) => name in globalThis, args: [script.installedFlag] });
     const missing = probes.filter((probe) => probe.result !== true).map((probe) => probe.frameId);
-    if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [file] });
+    if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [script.file] });
     return probes.map((probe) => probe.frameId);
   } catch (error) {
     throw new JawadError('PAGE_UNREADABLE', 'The browser does not let extensions read this page (store pages and some built-in pages are protected).', String(error));
@@ -71,7 +81,7 @@ export async function askFrame<S extends z.ZodMiniType>(tab: TargetTab, frameId:
 }
 
 /** Injects into the top frame and asks it: the common case. */
-export async function askPageScript<S extends z.ZodMiniType>(tab: TargetTab, file: string, request: ContentRequest, schema: S): Promise<z.infer<S>> {
-  await injectPageScript(tab, file);
+export async function askPageScript<S extends z.ZodMiniType>(tab: TargetTab, script: PageScript, request: ContentRequest, schema: S): Promise<z.infer<S>> {
+  await injectPageScript(tab, script);
   return askFrame(tab, 0, request, schema);
 }

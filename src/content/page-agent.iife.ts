@@ -8,6 +8,7 @@ import type { ContentReply } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { act } from './actions';
 import { extensionApi } from './extension-api';
+import { PAGE_AGENT_INSTALLED } from './installed-flags';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
@@ -22,7 +23,7 @@ interface Agent {
   /** Tokens this frame gave its own iframes. */
   childTokens: WeakMap<Element, string>;
 }
-const scope = globalThis as typeof globalThis & { __jawadPageAgent?: Agent };
+const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
 /**
  * Gives a visible iframe a random token and posts it to the frame, where Jawad's agent (in that
@@ -59,9 +60,9 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
   }
 }
 
-if (!scope.__jawadPageAgent) {
+if (!scope[PAGE_AGENT_INSTALLED]) {
   const agent: Agent = { refs: undefined, token: null, childTokens: new WeakMap() };
-  scope.__jawadPageAgent = agent;
+  scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
     const token = (event.data as Record<string, unknown> | null)?.[TOKEN_KEY];
     if (event.source === parent && parent !== window && typeof token === 'string' && /^t\d+$/.test(token)) agent.token = token;

@@ -7,9 +7,9 @@ import type { ContentReply } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { extractPage } from './extract';
 import { extensionApi } from './extension-api';
+import { READER_INSTALLED } from './installed-flags';
 
-const FLAG = '__jawadReaderInstalled';
-const scope = globalThis as typeof globalThis & { [FLAG]?: boolean };
+const scope = globalThis as typeof globalThis & { [READER_INSTALLED]?: boolean };
 
 function handle(raw: unknown): ContentReply {
   try {
@@ -21,8 +21,8 @@ function handle(raw: unknown): ContentReply {
   }
 }
 
-if (!scope[FLAG]) {
-  scope[FLAG] = true;
+if (!scope[READER_INSTALLED]) {
+  scope[READER_INSTALLED] = true;
   extensionApi().runtime.onMessage.addListener((raw, sender, sendResponse) => {
     // Other Jawad page scripts share this world and answer their own requests.
     if (sender.id !== extensionApi().runtime.id || (raw as { type?: unknown } | null)?.type !== 'READ_PAGE') return false;

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import pageAgentScript from '../../content/page-agent.iife.ts?script';
 import { ActionOutcome, childRequestId, type Action, type ActOptions, type Target } from '../../protocol';
-import { activeTab, askFrame, injectPageScript } from '../page-scripts';
+import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
 
 /** Tool parameters that name the element to act on: a snapshot ref, or a CSS selector. */
@@ -35,6 +34,6 @@ export async function runPageAction(context: ToolContext, action: Action, target
   };
   const tab = await activeTab(context.windowId);
   const frameId = Number(/^f(\d+)e/.exec(target.ref ?? '')?.[1] ?? 0);
-  await injectPageScript(tab, pageAgentScript, { frameIds: [frameId] });
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
   return askFrame(tab, frameId, request, ActionOutcome);
 }

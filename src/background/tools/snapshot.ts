@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import pageAgentScript from '../../content/page-agent.iife.ts?script';
 import { childRequestId, FrameToken, PageSnapshot } from '../../protocol';
-import { activeTab, askFrame, injectPageScript } from '../page-scripts';
+import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import { mergeFrameSnapshots } from './merge-frames';
 import { defineTool } from './tool';
 
@@ -21,7 +20,7 @@ export const snapshot = defineTool({
   level: 'read-only',
   async run(params, { requestId, windowId }) {
     const tab = await activeTab(windowId);
-    const frameIds = await injectPageScript(tab, pageAgentScript, { allFrames: true });
+    const frameIds = await injectPageScript(tab, PAGE_AGENT, { allFrames: true });
     const chain = childRequestId(requestId, 'snapshot');
     // Every frame walks itself; each parent's walk hands its visible iframes their tokens.
     const walks = await Promise.all(

@@ -1,6 +1,7 @@
 /** Tab helpers shared by the tab and navigation tools (browser calls only). */
 import browser, { type Tabs } from 'webextension-polyfill';
 import { JawadError } from '../../protocol';
+import { queryActiveTab } from '../page-scripts';
 
 export interface TabSummary {
   id: number;
@@ -22,8 +23,7 @@ export async function targetTab(tabId: number | undefined, windowId: number | un
       throw new JawadError('NOT_FOUND', `There is no tab ${tabId}.`);
     }
   }
-  const query = windowId === undefined ? { active: true, lastFocusedWindow: true } : { active: true, windowId };
-  const [tab] = await browser.tabs.query(query);
+  const tab = await queryActiveTab(windowId);
   if (tab?.id === undefined) throw new JawadError('NOT_FOUND', 'No tab is open in this window.');
   return tab;
 }

@@ -4,8 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 // tests only read their definitions, so the API module just has to load outside an extension.
 vi.mock('webextension-polyfill', () => ({ default: {} }));
 vi.mock('../../../src/background/page-reader', () => ({ readActivePage: vi.fn() }));
-vi.mock('../../../src/background/page-scripts', () => ({ activeTab: vi.fn(), askPageScript: vi.fn() }));
-vi.mock('../../../src/content/page-agent.iife.ts?script', () => ({ default: 'src/content/page-agent.iife.js' }));
+vi.mock('../../../src/background/page-scripts', () => ({ activeTab: vi.fn(), askFrame: vi.fn(), injectPageScript: vi.fn(), queryActiveTab: vi.fn(), PAGE_AGENT: {}, READER: {} }));
 
 import { TOOLS } from '../../../src/background/tools';
 import { openUrl } from '../../../src/background/tools/open-url';
