@@ -8,6 +8,7 @@ import {
   type PublicSettings,
 } from '../../protocol';
 import { saveSettings, state, testConnection, testing } from '../store';
+import { useDerivedState } from './use-derived-state';
 import { VoiceSettingsForm } from './VoiceSettingsForm';
 
 interface Form {
@@ -49,16 +50,9 @@ function toSettings(form: Form, saved: PublicSettings | null | undefined) {
 export function SettingsView() {
   const saved = state.value.settings;
   const result = state.value.testResult;
-  const [form, setForm] = useState<Form>(() => formFrom(saved));
+  const [form, setForm] = useDerivedState(saved, formFrom);
   const [errors, setErrors] = useState<string[]>([]);
   const [savedNote, setSavedNote] = useState(false);
-  // Reset the form when the saved settings change (loaded, or saved from another window) — during
-  // render, not in an effect: an effect runs after paint and would wipe what the user typed since.
-  const [formSource, setFormSource] = useState(saved);
-  if (saved !== formSource) {
-    setFormSource(saved);
-    setForm(formFrom(saved));
-  }
 
   const preset = PROVIDER_PRESETS[form.provider];
   const update = (changes: Partial<Form>) => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ToolListing } from '../../protocol';
 import { executeTool, loadTools, state, toolRunning } from '../store';
+import { useDerivedState } from './use-derived-state';
 
 interface PropertySchema {
   type?: string;
@@ -87,16 +88,10 @@ function Result() {
 export function ToolsView() {
   const tools = state.value.tools;
   const [selected, setSelected] = useState<string>('');
-  const [values, setValues] = useState<Values>({});
-  const [valuesFor, setValuesFor] = useState<string>();
   useEffect(loadTools, []);
   const tool = tools?.find((t) => t.function.name === selected) ?? tools?.[0];
-  // Fresh defaults when another tool is chosen — during render, not in an effect, which would run
-  // after paint and wipe what was typed meanwhile.
-  if (tool && valuesFor !== tool.function.name) {
-    setValuesFor(tool.function.name);
-    setValues(initialValues(tool));
-  }
+  // Fresh defaults whenever another tool is chosen.
+  const [values, setValues] = useDerivedState(tool?.function.name, (): Values => (tool ? initialValues(tool) : {}));
   if (!tools) return <p class="muted" role="status">Loading tools…</p>;
   if (!tool) return <p class="muted">No tools are registered.</p>;
   const required = new Set((tool.function.parameters.required ?? []) as string[]);

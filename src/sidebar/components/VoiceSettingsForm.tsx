@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { VoiceSettings, type PublicVoiceSettings, type VoiceMode } from '../../protocol';
 import { saveVoiceSettings, state } from '../store';
 import { speechRecognitionAvailable } from '../voice/speech-support';
+import { useDerivedState } from './use-derived-state';
 
 interface Form {
   mode: VoiceMode;
@@ -44,14 +45,9 @@ function toSettings(form: Form) {
 
 export function VoiceSettingsForm() {
   const saved = state.value.voiceSettings;
-  const [form, setForm] = useState<Form>(() => formFrom(saved));
-  const [source, setSource] = useState(saved);
+  const [form, setForm] = useDerivedState(saved, formFrom);
   const [errors, setErrors] = useState<string[]>([]);
   const [note, setNote] = useState('');
-  if (saved !== source) {
-    setSource(saved);
-    setForm(formFrom(saved));
-  }
   const update = (changes: Partial<Form>) => {
     setNote('');
     setForm({ ...form, ...changes });
