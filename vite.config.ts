@@ -42,10 +42,12 @@ function keepOnDemandScriptsPrivate(outDir: string): Plugin {
 export default defineConfig(({ mode }) => {
   if (mode !== 'chrome' && mode !== 'firefox') throw new Error(`Build with --mode chrome or --mode firefox (got "${mode}")`);
   const target: Target = mode;
+  // JAWAD_DIST lets parallel work build into its own folder without clobbering dist/.
+  const outDir = `${process.env.JAWAD_DIST ?? 'dist'}/${target}`;
   return {
-    plugins: [crx({ manifest: manifestFor(target), browser: target }), keepOnDemandScriptsPrivate(resolve(import.meta.dirname, `dist/${target}`))],
+    plugins: [crx({ manifest: manifestFor(target), browser: target }), keepOnDemandScriptsPrivate(resolve(import.meta.dirname, outDir))],
     build: {
-      outDir: `dist/${target}`,
+      outDir,
       emptyOutDir: true,
       target: 'es2022',
       sourcemap: false,

@@ -53,7 +53,7 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       const conversation = await conversations.get(request.payload.conversationId);
       if (!conversation) throw new JawadError('NOT_FOUND', 'That conversation no longer exists.');
       const messages = (await conversations.messages(conversation.id)).map(publicMessage);
-      reply({ type: 'CONVERSATION', requestId: request.requestId, payload: { conversation, messages } });
+      reply({ type: 'CONVERSATION', requestId: request.requestId, payload: { conversation, messages, steps: [] } });
     },
     DELETE_CONVERSATION: async (request, { broadcast }) => {
       chat.stop(request.payload.conversationId);
@@ -102,6 +102,19 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       const context = { requestId: childRequestId(request.requestId, 'tool'), ...(windowId === undefined ? {} : { windowId }) };
       const result = await tools.execute(toolName, parameters, context, timeoutMs);
       reply({ type: 'TOOL_RESULT', requestId: request.requestId, payload: { toolName, ...result } });
+    },
+
+    PERMISSION_RESPONSE: () => {
+      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
+    },
+    GET_GRANTS: () => {
+      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
+    },
+    REVOKE_GRANT: () => {
+      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
+    },
+    SAVE_HARBOR_OPTIONS: () => {
+      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
     },
 
     PING: () => undefined,

@@ -73,5 +73,6 @@ export function extractPage(doc: Document, maxChars: number): PageContent {
     truncated,
     ...(doc.documentElement.lang ? { lang: doc.documentElement.lang } : {}),
     product,
+    interactiveElements: [],
   };
 }

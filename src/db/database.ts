@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { Conversation, ProviderSettings, StoredMessage, VoiceSettings } from '../protocol';
+import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, VoiceSettings } from '../protocol';
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -10,7 +10,12 @@ export interface MessageRow extends StoredMessage {
   prompt?: string;
 }
 
-export type SettingsRow = { key: 'provider'; value: ProviderSettings } | { key: 'voice'; value: VoiceSettings };
+export type SettingsRow =
+  | { key: 'provider'; value: ProviderSettings }
+  | { key: 'voice'; value: VoiceSettings }
+  | { key: 'harbor'; value: HarborOptions }
+  /** Which tool-call format works for a model, learned when its server rejects native tools. */
+  | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> };
 
 /**
  * The extension's IndexedDB. It lives in the extension's own origin, so content scripts (which run
@@ -23,6 +28,10 @@ export class JawadDatabase extends Dexie {
   conversations!: EntityTable<Conversation, 'id'>;
   messages!: EntityTable<MessageRow, 'id'>;
   settings!: EntityTable<SettingsRow, 'key'>;
+  /** The agent's action log, one row per tool call. */
+  steps!: EntityTable<AgentStep, 'id'>;
+  /** Harbor's persisted allow-site grants (session grants live in storage.session). */
+  grants!: EntityTable<Grant, 'id'>;
 
   constructor(name = 'jawad') {
     super(name);
@@ -30,6 +39,10 @@ export class JawadDatabase extends Dexie {
       conversations: 'id, updatedAt',
       messages: 'id, conversationId, [conversationId+createdAt], status',
       settings: 'key',
+    });
+    this.version(2).stores({
+      steps: 'id, conversationId, [conversationId+createdAt], status',
+      grants: 'id, [site+level]',
     });
   }
 }

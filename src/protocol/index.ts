@@ -1,3 +1,4 @@
+export * from './agent';
 export * from './errors';
 export * from './messages';
 export * from './parse';

@@ -3,6 +3,7 @@
  * schemas; receivers validate with `parseSidebarRequest` & co. and never trust the sender's shape.
  */
 import * as z from 'zod/mini';
+import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ErrorPayload } from './errors';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
@@ -69,6 +70,8 @@ export const SidebarRequest = z.discriminatedUnion('type', [
     conversationId: NewOrExisting,
     content: z.string().check(z.trim(), z.minLength(1, 'Type a message first'), z.maxLength(MAX_CHAT_CHARS)),
     attachPage: z._default(z.boolean(), false),
+    /** Let the model act on the page through the tool registry (the agent loop), under Harbor. */
+    agent: z._default(z.boolean(), false),
     windowId: WindowId,
   })),
   message('SUMMARIZE_PAGE', z.object({ conversationId: NewOrExisting, windowId: WindowId })),
@@ -101,6 +104,12 @@ export const SidebarRequest = z.discriminatedUnion('type', [
     timeoutMs: z.optional(z.int().check(z.minimum(100), z.maximum(120_000))),
     windowId: WindowId,
   })),
+  /** The user's answer to a PERMISSION_REQUEST. */
+  message('PERMISSION_RESPONSE', z.object({ stepId: Id, decision: Decision })),
+  /** Harbor's standing grants and options, for the settings view. */
+  message('GET_GRANTS', Empty),
+  message('REVOKE_GRANT', z.object({ grantId: Id })),
+  message('SAVE_HARBOR_OPTIONS', HarborOptions),
   /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
   message('PING', Empty),
 ]);
@@ -109,10 +118,6 @@ export type SidebarRequestType = SidebarRequest['type'];
 export type SidebarRequestOf<T extends SidebarRequestType> = Extract<SidebarRequest, { type: T }>;
 
 // ---- Background → sidebar -------------------------------------------------------------------
-
-/** How much a tool may change: the permission engine (Harbor) decides per level. */
-export const PermissionLevel = z.enum(['read-only', 'navigate', 'interact', 'submit']);
-export type PermissionLevel = z.infer<typeof PermissionLevel>;
 
 export const ToolListing = z.object({
   type: z.literal('function'),
@@ -175,7 +180,7 @@ export type TestResultPayload = z.infer<typeof TestResultPayload>;
 
 export const BackgroundEvent = z.discriminatedUnion('type', [
   message('CHAT_RESPONSE', ChatResponsePayload),
-  message('CONVERSATION', z.object({ conversation: Conversation, messages: z.array(StoredMessage) })),
+  message('CONVERSATION', z.object({ conversation: Conversation, messages: z.array(StoredMessage), steps: z._default(z.array(AgentStep), []) })),
   message('CONVERSATIONS', z.object({ conversations: z.array(Conversation) })),
   message('SETTINGS', z.nullable(PublicSettings)),
   message('TEST_RESULT', TestResultPayload),
@@ -183,6 +188,11 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('TOOLS', z.object({ tools: z.array(ToolListing) })),
   message('TOOL_RESULT', ToolResult),
   message('VOICE_SETTINGS', PublicVoiceSettings),
+  /** A step of the agent was proposed, decided, started or finished. */
+  message('ACTION_LOG_UPDATE', z.object({ step: AgentStep })),
+  /** Harbor asks the user about this step (status 'asking'); answer with PERMISSION_RESPONSE. */
+  message('PERMISSION_REQUEST', z.object({ step: AgentStep })),
+  message('GRANTS', z.object({ grants: z.array(Grant), options: HarborOptions })),
   message('VOICE_STARTED', z.object({ mode: VoiceMode })),
   message('VOICE_TRANSCRIBING', Empty),
   message('VOICE_RESULT', z.object({ transcript: z.string(), isFinal: z.boolean() })),
@@ -206,18 +216,6 @@ export const Product = z.object({
 });
 export type Product = z.infer<typeof Product>;
 
-export const PageContent = z.object({
-  title: z.string(),
-  url: z.string(),
-  markdown: z.string(),
-  /** True when the page was longer than what a prompt can carry and was cut. */
-  truncated: z.boolean(),
-  lang: z.optional(z.string()),
-  /** Null when the page is not a product page. */
-  product: z._default(z.nullable(Product), null),
-});
-export type PageContent = z.infer<typeof PageContent>;
-
 export const SnapshotRef = z.object({
   ref: z.string(),
   role: z.string(),
@@ -227,6 +225,21 @@ export const SnapshotRef = z.object({
   testid: z.optional(z.string()),
 });
 export type SnapshotRef = z.infer<typeof SnapshotRef>;
+
+export const PageContent = z.object({
+  title: z.string(),
+  url: z.string(),
+  markdown: z.string(),
+  /** True when the page was longer than what a prompt can carry and was cut. */
+  truncated: z.boolean(),
+  lang: z.optional(z.string()),
+  /** Null when the page is not a product page. */
+  product: z._default(z.nullable(Product), null),
+  /** Everything a user can act on, with the refs the action tools take (same as the snapshot's). */
+  interactiveElements: z._default(z.array(SnapshotRef), []),
+});
+export type PageContent = z.infer<typeof PageContent>;
+
 
 /** A compact outline of the page for a model, with a ref on everything a user can act on. */
 export const PageSnapshot = z.object({
@@ -282,6 +295,13 @@ export const ContentRequest = z.discriminatedUnion('type', [
   })),
   /** Which token this frame's parent gave it (how the background tells where a frame sits). */
   message('FRAME_TOKEN', Empty),
+  /** What an action's target is (role, name, whether it submits a form), for Harbor's prompt. */
+  message('DESCRIBE', z.object({ target: Target })),
+  /** Outlines the given refs on the page (all of the last snapshot's when none), or removes the outlines. */
+  message('HIGHLIGHT', z.object({
+    refs: z._default(z.array(z.string().check(z.regex(/^(f\d+)?e\d+$/))).check(z.maxLength(5_000)), []),
+    clear: z._default(z.boolean(), false),
+  })),
   message('ACT', z.object({
     action: z.enum(ACTIONS),
     target: Target,
@@ -293,6 +313,20 @@ export const ContentRequest = z.discriminatedUnion('type', [
 export type ContentRequest = z.infer<typeof ContentRequest>;
 
 export const FrameToken = z.object({ token: z.nullable(z.string()) });
+
+/** DESCRIBE's answer. */
+export const TargetDescription = z.object({
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  /** Activating it submits a form (a submit button, Enter in a form field). */
+  submits: z.boolean(),
+  /** Where a link goes or where its form posts. */
+  url: z.optional(z.string()),
+  /** Text fields: the input type (email, password, …). */
+  inputType: z.optional(z.string()),
+});
+export type TargetDescription = z.infer<typeof TargetDescription>;
 
 /** A content script's answer; `data` is validated against the schema of the request it answers. */
 export const ContentReply = z.union([

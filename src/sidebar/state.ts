@@ -91,6 +91,10 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
     case 'VOICE_END':
     case 'VOICE_ERROR':
       return state; // the voice machine (voice/controller.ts) follows these
+    case 'ACTION_LOG_UPDATE':
+    case 'PERMISSION_REQUEST':
+    case 'GRANTS':
+      return state; // TODO(agent UI)
   }
 }
 

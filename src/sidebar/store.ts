@@ -88,7 +88,7 @@ export function sendChat(): void {
   if (!content || streaming.value) return;
   const requestId = send({
     type: 'CHAT_MESSAGE',
-    payload: { conversationId: state.value.conversation?.id ?? null, content, attachPage: attachPage.value, windowId },
+    payload: { conversationId: state.value.conversation?.id ?? null, content, attachPage: attachPage.value, agent: false, windowId },
   });
   unsentDrafts.set(requestId, draft.value);
   draft.value = '';

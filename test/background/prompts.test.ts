@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseMarkers, wrapPageContent } from '../../src/background/prompts';
 
-const page = { title: 'A page', url: 'https://example.com/', markdown: 'Body', truncated: false, product: null };
+const page = { title: 'A page', url: 'https://example.com/', markdown: 'Body', truncated: false, product: null, interactiveElements: [] };
 
 describe('wrapPageContent', () => {
   it('wraps the page between matching markers with a fresh random id', () => {

@@ -17,7 +17,8 @@ function spyTable(): SpyTable {
   const types: SidebarRequest['type'][] = [
     'CHAT_MESSAGE', 'SUMMARIZE_PAGE', 'STOP_GENERATION', 'RETRY_MESSAGE', 'LIST_CONVERSATIONS', 'OPEN_CONVERSATION',
     'DELETE_CONVERSATION', 'CLEAR_HISTORY', 'GET_SETTINGS', 'SAVE_SETTINGS', 'TEST_CONNECTION', 'GET_VOICE_SETTINGS',
-    'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PING',
+    'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PERMISSION_RESPONSE', 'GET_GRANTS',
+    'REVOKE_GRANT', 'SAVE_HARBOR_OPTIONS', 'PING',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -115,6 +116,10 @@ describe('SidebarPorts.dispatch', () => {
       STOP_VOICE: { cancelled: true },
       GET_TOOLS: {},
       EXECUTE_TOOL: { toolName: 'list_tabs' },
+      PERMISSION_RESPONSE: { stepId: 's1', decision: 'deny' },
+      GET_GRANTS: {},
+      REVOKE_GRANT: { grantId: 'g1' },
+      SAVE_HARBOR_OPTIONS: { submitAlwaysAsks: true },
       PING: {},
     };
     for (const [type, payload] of Object.entries(messages)) {
@@ -131,7 +136,7 @@ describe('SidebarPorts.dispatch', () => {
     const { ports, sidebar, handlers } = setup();
     await ports.dispatch(sidebar.port, { type: 'CHAT_MESSAGE', requestId: REQ, payload: { content: ' hi ' } });
     expect(handlers.CHAT_MESSAGE).toHaveBeenCalledWith(
-      { type: 'CHAT_MESSAGE', requestId: REQ, payload: { conversationId: null, content: 'hi', attachPage: false } },
+      { type: 'CHAT_MESSAGE', requestId: REQ, payload: { conversationId: null, content: 'hi', attachPage: false, agent: false } },
       expect.objectContaining({ reply: expect.any(Function), broadcast: expect.any(Function) }),
     );
   });

@@ -36,7 +36,7 @@ describe('parseSidebarRequest', () => {
     expect(request).toEqual({
       type: 'CHAT_MESSAGE',
       requestId: REQ,
-      payload: { conversationId: null, content: 'Hello', attachPage: false },
+      payload: { conversationId: null, content: 'Hello', attachPage: false, agent: false },
     });
   });
 
@@ -51,7 +51,7 @@ describe('parseSidebarRequest', () => {
       requestId: REQ,
       payload: { conversationId: 'c1', content: 'x', attachPage: true, windowId: 7 },
     });
-    expect(request.payload).toEqual({ conversationId: 'c1', content: 'x', attachPage: true, windowId: 7 });
+    expect(request.payload).toEqual({ conversationId: 'c1', content: 'x', attachPage: true, agent: false, windowId: 7 });
   });
 
   it('fills an empty payload for messages that carry none', () => {

@@ -143,7 +143,7 @@ describe('applyEvent: other events', () => {
   });
 
   it('CONVERSATION opens what this sidebar asked for, and ignores other windows’ requests', () => {
-    const payload = { conversation: conv('c5'), messages: [msg('x', 'c5', 1)] };
+    const payload = { conversation: conv('c5'), messages: [msg('x', 'c5', 1)], steps: [] };
     expect(apply(showing(), { type: 'CONVERSATION', requestId: OWN, payload }).conversation?.id).toBe('c5');
     const ignored = applyEvent(showing(), { type: 'CONVERSATION', requestId: OTHER, payload }, own);
     expect(ignored.conversation?.id).toBe('c1');

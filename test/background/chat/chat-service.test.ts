@@ -20,7 +20,7 @@ import {
 type Script = (config: LlmConfig, request: RouterRequest) => AsyncGenerator<StreamEvent>;
 
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-x', timeoutSeconds: 60 };
-const PAGE: PageContent = { title: 'Example Domain', url: 'https://example.com/a', markdown: '# Example\n\nSome body text.', truncated: false, product: null };
+const PAGE: PageContent = { title: 'Example Domain', url: 'https://example.com/a', markdown: '# Example\n\nSome body text.', truncated: false, product: null, interactiveElements: [] };
 
 let db: JawadDatabase;
 let conversations: ConversationStore;
@@ -90,7 +90,7 @@ function untilStopped(first: string, giveUpMs?: number): Script {
 const chat = (content: string, extra: Partial<SidebarRequestOf<'CHAT_MESSAGE'>['payload']> = {}): SidebarRequestOf<'CHAT_MESSAGE'> => ({
   type: 'CHAT_MESSAGE',
   requestId: 'user-0000000a',
-  payload: { conversationId: null, content, attachPage: false, ...extra },
+  payload: { conversationId: null, content, attachPage: false, agent: false, ...extra },
 });
 
 const payloads = (): ChatResponsePayload[] =>

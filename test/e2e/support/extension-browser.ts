@@ -123,7 +123,8 @@ export function newProfileDir(): string {
 }
 
 export async function launchJawad(name: BrowserName, options: LaunchOptions = {}): Promise<JawadBrowser> {
-  const dist = resolve(ROOT, 'dist', name === 'chromium' ? 'chrome' : 'firefox');
+  // JAWAD_DIST: the folder `npm run build` wrote to when it was given one (see vite.config.ts).
+  const dist = resolve(ROOT, process.env.JAWAD_DIST ?? 'dist', name === 'chromium' ? 'chrome' : 'firefox');
   if (!existsSync(join(dist, 'manifest.json'))) throw new Error(`No build at ${dist}: run npm run build first`);
   return name === 'chromium' ? launchChromium(dist, options) : launchFirefox(dist, options);
 }
