@@ -7,6 +7,9 @@ import {
 } from '../protocol';
 import { publicMessage, type ConversationStore } from '../db/conversations';
 import { toPublicSettings, toPublicVoiceSettings, type SettingsStore } from '../db/settings';
+import type { HarborStore } from '../db/harbor-store';
+import type { StepStore } from '../db/steps';
+import type { PermissionBroker } from './agent/permission-broker';
 import type { ChatService } from './chat/chat-service';
 import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';
@@ -33,11 +36,19 @@ export interface HandlerDeps {
   allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
   voice: VoiceService;
   tools: ToolRegistry;
+  steps: StepStore;
+  harbor: HarborStore;
+  broker: PermissionBroker;
 }
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools }: HandlerDeps): HandlerTable {
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker }: HandlerDeps): HandlerTable {
   const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
+  };
+
+  const sendGrants = async (requestId: string, send: (event: BackgroundEvent) => void) => {
+    const { grants, options } = await harbor.policy();
+    send({ type: 'GRANTS', requestId, payload: { grants, options } });
   };
 
   return {
@@ -53,7 +64,7 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       const conversation = await conversations.get(request.payload.conversationId);
       if (!conversation) throw new JawadError('NOT_FOUND', 'That conversation no longer exists.');
       const messages = (await conversations.messages(conversation.id)).map(publicMessage);
-      reply({ type: 'CONVERSATION', requestId: request.requestId, payload: { conversation, messages, steps: [] } });
+      reply({ type: 'CONVERSATION', requestId: request.requestId, payload: { conversation, messages, steps: await steps.list(conversation.id) } });
     },
     DELETE_CONVERSATION: async (request, { broadcast }) => {
       chat.stop(request.payload.conversationId);
@@ -104,17 +115,17 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       reply({ type: 'TOOL_RESULT', requestId: request.requestId, payload: { toolName, ...result } });
     },
 
-    PERMISSION_RESPONSE: () => {
-      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
+    PERMISSION_RESPONSE: (request) => {
+      broker.respond(request.payload.stepId, request.payload.decision);
     },
-    GET_GRANTS: () => {
-      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
+    GET_GRANTS: (request, { reply }) => sendGrants(request.requestId, reply),
+    REVOKE_GRANT: async (request, { broadcast }) => {
+      await harbor.revoke(request.payload.grantId);
+      await sendGrants(request.requestId, broadcast);
     },
-    REVOKE_GRANT: () => {
-      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
-    },
-    SAVE_HARBOR_OPTIONS: () => {
-      throw new JawadError('REGISTRY_NOT_READY', 'The agent is not wired yet.');
+    SAVE_HARBOR_OPTIONS: async (request, { broadcast }) => {
+      await harbor.saveOptions(request.payload);
+      await sendGrants(request.requestId, broadcast);
     },
 
     PING: () => undefined,

@@ -3,15 +3,22 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser from 'webextension-polyfill';
+import { JawadError } from '../protocol';
 import { ConversationStore } from '../db/conversations';
+import { HarborStore } from '../db/harbor-store';
+import { StepStore } from '../db/steps';
 import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
 import { allowProviderOrigin, installBrowserHooks } from '../platform';
+import { AgentRunner } from './agent/agent-runner';
+import { PermissionBroker } from './agent/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
 import { streamChat } from './llm/router';
 import { testConnection } from './llm/test-connection';
+import { queryActiveTab } from './page-scripts';
 import { readActivePage } from './page-reader';
+import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
 import { createToolRegistry } from './tools';
 import { VoiceService } from './voice/voice-service';
@@ -20,9 +27,18 @@ import { transcribe } from './voice/whisper';
 const db = database();
 const conversations = new ConversationStore(db);
 const settings = new SettingsStore(db);
+const steps = new StepStore(db);
+// storage.session: grants "for this session" outlive a stopped background, not the browser.
+const harbor = new HarborStore(db, {
+  get: async (key) => (await browser.storage.session.get(key))[key],
+  set: (key, value) => browser.storage.session.set({ [key]: value }),
+});
+const broker = new PermissionBroker();
+const tools = createToolRegistry();
 
 const ready = (async () => {
   await conversations.markInterrupted();
+  await steps.markInterrupted();
   await allowProviderOrigin((await settings.load())?.baseUrl);
 })();
 
@@ -31,10 +47,28 @@ const chat: ChatService = new ChatService({
   settings,
   readPage: readActivePage,
   stream: streamChat,
+  agent: new AgentRunner({
+    stream: streamChat,
+    tools,
+    harbor,
+    steps,
+    broker,
+    describe: describePageTarget,
+    tabs: {
+      async active(windowId) {
+        const tab = await queryActiveTab(windowId);
+        if (tab?.id === undefined) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
+        return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1 };
+      },
+      url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
+    },
+    toolModes: { get: (model) => settings.toolMode(model), remember: (model, mode) => settings.rememberToolMode(model, mode) },
+    emit: (event) => ports.broadcast(event),
+  }),
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools: createToolRegistry() }),
+  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

@@ -7,12 +7,14 @@ import { toErrorPayload } from '../protocol/errors';
 import type { ContentReply } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { act } from './actions';
+import { describeTarget } from './describe';
 import { extensionApi } from './extension-api';
+import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
-const HANDLED = new Set(['SNAPSHOT', 'ACT', 'FRAME_TOKEN']);
+const HANDLED = new Set(['SNAPSHOT', 'ACT', 'FRAME_TOKEN', 'DESCRIBE', 'HIGHLIGHT']);
 const TOKEN_KEY = '__jawadFrameToken';
 
 interface Agent {
@@ -46,14 +48,20 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
   try {
     const request = parseContentRequest(raw);
     if (request.type === 'SNAPSHOT') {
+      clearHighlights(); // outlines from before this snapshot may point at the wrong things now
       agent.refs ??= new RefRegistry(request.payload.framePrefix);
       return { ok: true, data: takeSnapshot(document, agent.refs, { ...request.payload, frameTokenFor: (frame) => tokenFor(agent, frame) }) };
     }
     if (request.type === 'FRAME_TOKEN') return { ok: true, data: { token: agent.token } };
     if (request.type === 'ACT') {
       const { action, target, value, options } = request.payload;
+      clearHighlightsEverywhere();
       return { ok: true, data: await act(action, target, value, options, (agent.refs ??= new RefRegistry())) };
     }
+    if (request.type === 'DESCRIBE') {
+      return { ok: true, data: describeTarget(request.payload.target, (agent.refs ??= new RefRegistry())) };
+    }
+    if (request.type === 'HIGHLIGHT') return { ok: true, data: answerHighlight(request.payload, (agent.refs ??= new RefRegistry())) };
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };

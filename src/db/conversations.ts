@@ -52,22 +52,25 @@ export class ConversationStore {
 
   /** Removes the given message and everything after it in its conversation (used by retry). */
   async truncateFrom(conversationId: string, createdAt: number): Promise<void> {
-    await this.db.messages
-      .where('[conversationId+createdAt]')
-      .between([conversationId, createdAt], [conversationId, Infinity], true, true)
-      .delete();
+    await this.db.transaction('rw', this.db.messages, this.db.steps, async () => {
+      for (const table of [this.db.messages, this.db.steps] as const) {
+        await table.where('[conversationId+createdAt]').between([conversationId, createdAt], [conversationId, Infinity], true, true).delete();
+      }
+    });
   }
 
   async delete(conversationId: string): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps], async () => {
       await this.db.messages.where('conversationId').equals(conversationId).delete();
+      await this.db.steps.where('conversationId').equals(conversationId).delete();
       await this.db.conversations.delete(conversationId);
     });
   }
 
   async clear(): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps], async () => {
       await this.db.messages.clear();
+      await this.db.steps.clear();
       await this.db.conversations.clear();
     });
   }
@@ -86,6 +89,6 @@ export class ConversationStore {
 
 /** What the sidebar may see of a stored message (the attached page text stays in the background). */
 export function publicMessage(row: MessageRow): StoredMessage {
-  const { pageContext: _pageContext, prompt: _prompt, ...message } = row;
+  const { pageContext: _pageContext, prompt: _prompt, agent: _agent, ...message } = row;
   return message;
 }

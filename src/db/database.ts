@@ -8,6 +8,8 @@ import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, S
 export interface MessageRow extends StoredMessage {
   pageContext?: string;
   prompt?: string;
+  /** The answer came from the agent loop (a retry runs it as an agent again). */
+  agent?: boolean;
 }
 
 export type SettingsRow =

@@ -47,6 +47,18 @@ export class SettingsStore {
     const current = await this.load();
     return current && sameEndpoint(current, settings) ? { ...settings, apiKey: current.apiKey } : settings;
   }
+
+  /** The tool-call format a model needs ('xml' once its server rejected native tools). */
+  async toolMode(model: string): Promise<'native' | 'xml' | undefined> {
+    const row = await this.db.settings.get('tool-modes');
+    return row?.key === 'tool-modes' ? row.value[model] : undefined;
+  }
+
+  async rememberToolMode(model: string, mode: 'native' | 'xml'): Promise<void> {
+    const row = await this.db.settings.get('tool-modes');
+    const modes = row?.key === 'tool-modes' ? row.value : {};
+    await this.db.settings.put({ key: 'tool-modes', value: { ...modes, [model]: mode } });
+  }
 }
 
 function originOf(url: string | undefined): string | undefined {

@@ -7,6 +7,9 @@ import { SettingsStore } from '../../src/db/settings';
 import { JawadError, type BackgroundEvent, type ProviderSettings, type TestResultPayload } from '../../src/protocol';
 import { ToolRegistry } from '../../src/background/tools/registry';
 import { VoiceService } from '../../src/background/voice/voice-service';
+import { PermissionBroker } from '../../src/background/agent/permission-broker';
+import { HarborStore } from '../../src/db/harbor-store';
+import { StepStore } from '../../src/db/steps';
 
 const REQ = 'user-00000abc';
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-secret-key-1234', timeoutSeconds: 60 };
@@ -15,6 +18,9 @@ let db: JawadDatabase;
 let conversations: ConversationStore;
 let settings: SettingsStore;
 let handlers: HandlerTable;
+let harbor: HarborStore;
+let steps: StepStore;
+let broker: PermissionBroker;
 let replies: BackgroundEvent[];
 let broadcasts: BackgroundEvent[];
 let context: HandlerContext;
@@ -43,7 +49,11 @@ beforeEach(() => {
   });
   const voice = new VoiceService(settings, async () => 'unused');
   const tools = new ToolRegistry([]);
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools });
+  const session = new Map<string, unknown>();
+  harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
+  steps = new StepStore(db);
+  broker = new PermissionBroker();
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker });
 });
 afterEach(async () => {
   await db.delete();
@@ -109,5 +119,30 @@ describe('conversation handlers', () => {
     await handlers.CLEAR_HISTORY({ type: 'CLEAR_HISTORY', requestId: REQ, payload: {} }, context);
     expect(broadcasts.at(-1)).toEqual({ type: 'CONVERSATIONS', requestId: REQ, payload: { conversations: [] } });
     expect(await conversations.list()).toEqual([]);
+  });
+});
+
+describe('Harbor handlers', () => {
+  it('GET_GRANTS answers with the grants and options; REVOKE_GRANT removes one and tells every sidebar', async () => {
+    await harbor.decide('allow-site', { site: 'https://example.com', level: 'interact', critical: false });
+    await handlers.GET_GRANTS({ type: 'GET_GRANTS', requestId: REQ, payload: {} }, context);
+    expect(replies[0]).toMatchObject({ type: 'GRANTS', payload: { grants: [{ site: 'https://example.com', level: 'interact', scope: 'site' }], options: { submitAlwaysAsks: true } } });
+    const grantId = (replies[0] as Extract<BackgroundEvent, { type: 'GRANTS' }>).payload.grants[0]!.id;
+    await handlers.REVOKE_GRANT({ type: 'REVOKE_GRANT', requestId: REQ, payload: { grantId } }, context);
+    expect(broadcasts[0]).toMatchObject({ type: 'GRANTS', payload: { grants: [] } });
+    expect((await harbor.policy()).grants).toEqual([]);
+  });
+
+  it('SAVE_HARBOR_OPTIONS stores the option and tells every sidebar', async () => {
+    await handlers.SAVE_HARBOR_OPTIONS({ type: 'SAVE_HARBOR_OPTIONS', requestId: REQ, payload: { submitAlwaysAsks: false } }, context);
+    expect(broadcasts[0]).toMatchObject({ type: 'GRANTS', payload: { options: { submitAlwaysAsks: false } } });
+    expect((await harbor.policy()).options.submitAlwaysAsks).toBe(false);
+  });
+
+  it('PERMISSION_RESPONSE settles the waiting step, and says so clearly when nothing waits', async () => {
+    const decision = broker.wait('step-1', 'c1', new AbortController().signal);
+    await handlers.PERMISSION_RESPONSE({ type: 'PERMISSION_RESPONSE', requestId: REQ, payload: { stepId: 'step-1', decision: 'allow-once' } }, context);
+    await expect(decision).resolves.toBe('allow-once');
+    expect(() => handlers.PERMISSION_RESPONSE({ type: 'PERMISSION_RESPONSE', requestId: REQ, payload: { stepId: 'step-1', decision: 'deny' } }, context)).toThrow(/no longer waiting/);
   });
 });

@@ -15,7 +15,8 @@ import type { SettingsStore } from '../../db/settings';
 import { LlmError } from '../llm/errors';
 import type { RouterRequest } from '../llm/router';
 import type { LlmConfig, StreamEvent } from '../llm/types';
-import { SUMMARY_INSTRUCTION, wrapPageContent } from '../prompts';
+import type { AgentOutcome, AgentTask } from '../agent/agent-runner';
+import { AGENT_SYSTEM_PROMPT, SUMMARY_INSTRUCTION, wrapPageContent } from '../prompts';
 import { toLlmMessages } from './history';
 import { ThrottledSave } from './throttled-save';
 
@@ -24,6 +25,8 @@ export interface ChatDeps {
   settings: SettingsStore;
   readPage: (requestId: string, windowId?: number) => Promise<PageContent>;
   stream: (config: LlmConfig, request: RouterRequest) => AsyncIterable<StreamEvent>;
+  /** Runs a turn as a tool-calling agent (CHAT_MESSAGE with agent: true). */
+  agent?: { run(task: AgentTask): Promise<AgentOutcome> };
   /** Sends an event to every open sidebar. */
   emit: (event: BackgroundEvent) => void;
   now?: () => number;
@@ -37,6 +40,8 @@ interface Turn {
   prompt?: string;
   page?: PageContent;
   titleHint: string;
+  /** Set when the model may act on the page: the window whose active tab it acts in. */
+  agent?: { windowId?: number };
 }
 
 /** Chat turns: stores them, streams the model's answer to the sidebar, and stops or retries it. */
@@ -55,10 +60,11 @@ export class ChatService {
   }
 
   async sendMessage(request: SidebarRequestOf<'CHAT_MESSAGE'>): Promise<void> {
-    const { conversationId, content, attachPage, windowId } = request.payload;
+    const { conversationId, content, attachPage, agent, windowId } = request.payload;
     const settings = await this.requireSettings();
+    if (agent && !this.deps.agent) throw new JawadError('REGISTRY_NOT_READY', 'The agent is not available.');
     const page = attachPage ? await this.deps.readPage(request.requestId, windowId) : undefined;
-    await this.runTurn(settings, request.requestId, { conversationId, content, page, titleHint: content });
+    await this.runTurn(settings, request.requestId, { conversationId, content, page, titleHint: content, ...(agent ? { agent: { windowId } } : {}) });
   }
 
   async summarizePage(request: SidebarRequestOf<'SUMMARIZE_PAGE'>): Promise<void> {
@@ -86,11 +92,11 @@ export class ChatService {
         throw new JawadError('NOT_FOUND', 'That answer no longer exists.');
       }
       await this.deps.conversations.truncateFrom(conversationId, target.createdAt);
-      const assistant = this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings);
+      const assistant = { ...this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings), ...(target.agent ? { agent: true } : {}) };
       await this.deps.conversations.addMessage(assistant);
       const current = { ...conversation, updatedAt: assistant.createdAt };
       this.emit(request.requestId, { phase: 'start', conversation: current, assistantMessage: publicMessage(assistant), replaces: messageId });
-      await this.generate(settings, conversation, assistant, request.requestId, controller);
+      await this.generate(settings, conversation, assistant, request.requestId, controller, target.agent ? {} : undefined);
     } finally {
       this.release(conversationId, controller);
     }
@@ -149,12 +155,12 @@ export class ChatService {
       ...(turn.prompt ? { prompt: turn.prompt } : {}),
     };
     await this.deps.conversations.addMessage(user);
-    const assistant = this.assistantRow(conversation.id, chain, settings);
+    const assistant = { ...this.assistantRow(conversation.id, chain, settings), ...(turn.agent ? { agent: true } : {}) };
     await this.deps.conversations.addMessage(assistant);
     // addMessage moved updatedAt forward; the sidebar sorts its history by it.
     const current = { ...conversation, updatedAt: assistant.createdAt };
     this.emit(requestId, { phase: 'start', conversation: current, userMessage: publicMessage(user), assistantMessage: publicMessage(assistant) });
-    await this.generate(settings, conversation, assistant, requestId, controller);
+    await this.generate(settings, conversation, assistant, requestId, controller, turn.agent);
   }
 
   private assistantRow(conversationId: string, requestId: string, settings: ProviderSettings): MessageRow {
@@ -162,25 +168,37 @@ export class ChatService {
     return { id: this.newId(), conversationId, role: 'assistant', content: '', status: 'streaming', createdAt: this.now() + 1, requestId, model: settings.model };
   }
 
-  private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string, controller: AbortController): Promise<void> {
+  private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string, controller: AbortController, agent?: { windowId?: number }): Promise<void> {
     this.running.set(conversation.id, controller);
     const history = (await this.deps.conversations.messages(conversation.id)).filter((row) => row.id !== assistant.id);
     const journal = new ThrottledSave<string>((content) => this.deps.conversations.updateMessage(assistant.id, { content }));
     let content = '';
     let usage: Usage | undefined;
     let outcome: Pick<MessageRow, 'status' | 'error'> = { status: 'complete' };
+    const append = (text: string) => {
+      content += text;
+      this.emit(requestId, { phase: 'delta', conversationId: conversation.id, messageId: assistant.id, text });
+      journal.push(content);
+    };
     try {
-      const request: RouterRequest = { messages: toLlmMessages(history), signal: controller.signal };
-      for await (const event of this.deps.stream(settings, request)) {
-        if (event.type === 'text') {
-          content += event.text;
-          this.emit(requestId, { phase: 'delta', conversationId: conversation.id, messageId: assistant.id, text: event.text });
-          journal.push(content);
-        } else if (event.type === 'usage') {
-          usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+      const messages = toLlmMessages(history);
+      if (agent && this.deps.agent) {
+        const task = { settings, conversationId: conversation.id, messageId: assistant.id, requestId: assistant.requestId, eventRequestId: requestId, signal: controller.signal, onText: append };
+        const result = await this.deps.agent.run({
+          ...task,
+          messages: [{ role: 'system', content: AGENT_SYSTEM_PROMPT }, ...messages.slice(1)],
+          userTexts: history.filter((row) => row.role === 'user').map((row) => row.content),
+          ...(agent.windowId === undefined ? {} : { windowId: agent.windowId }),
+        });
+        usage = result.usage;
+        if (result.status === 'stopped') outcome = { status: 'stopped' };
+      } else {
+        for await (const event of this.deps.stream(settings, { messages, signal: controller.signal } satisfies RouterRequest)) {
+          if (event.type === 'text') append(event.text);
+          else if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
         }
       }
-      if (content.trim() === '') {
+      if (content.trim() === '' && outcome.status === 'complete') {
         outcome = { status: 'error', error: { code: 'LLM_ERROR', message: 'The model returned an empty answer. Press Retry, or try another model.' } };
       }
     } catch (error) {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, type Action, type ActOptions, type Target } from '../../protocol';
+import { ActionOutcome, childRequestId, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
 import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
 
@@ -25,6 +25,11 @@ export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
   'Give either ref (from the snapshot tool) or selector, not both',
 );
 
+/** The frame a ref belongs to (f12e3: frame 12; plain refs and selectors: the page). */
+function frameOf(target: Target): number {
+  return Number(/^f(\d+)e/.exec(target.ref ?? '')?.[1] ?? 0);
+}
+
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */
 export async function runPageAction(context: ToolContext, action: Action, target: Target, value?: string, options: ActOptions = {}): Promise<ActionOutcome> {
   const request = {
@@ -33,7 +38,14 @@ export async function runPageAction(context: ToolContext, action: Action, target
     payload: { action, target, options, ...(value === undefined ? {} : { value }) },
   };
   const tab = await activeTab(context.windowId);
-  const frameId = Number(/^f(\d+)e/.exec(target.ref ?? '')?.[1] ?? 0);
-  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
-  return askFrame(tab, frameId, request, ActionOutcome);
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOf(target)] });
+  return askFrame(tab, frameOf(target), request, ActionOutcome);
+}
+
+/** Asks the page what an action's target is (role, name, whether it submits), without touching it. */
+export async function describePageTarget(context: Omit<ToolContext, 'signal'>, target: Target): Promise<TargetDescription> {
+  const request = { type: 'DESCRIBE' as const, requestId: childRequestId(context.requestId, 'describe'), payload: { target } };
+  const tab = await activeTab(context.windowId);
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOf(target)] });
+  return askFrame(tab, frameOf(target), request, TargetDescription);
 }

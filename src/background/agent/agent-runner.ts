@@ -1,0 +1,318 @@
+/**
+ * The agent loop: the model proposes tool calls, Harbor and the guard decide, the user approves
+ * what needs approval, the registry runs the rest. Each step is stored and streamed as it moves
+ * (ACTION_LOG_UPDATE), and the loop ends with the model's answer — or with Jawad's own account
+ * of what was done when it had to stop (step limit, a loop, deny-all, stop).
+ */
+import {
+  childRequestId,
+  type AgentStep,
+  type BackgroundEvent,
+  type Decision,
+  type PermissionLevel,
+  type ProviderSettings,
+  type Target,
+  type TargetDescription,
+  type Usage,
+} from '../../protocol';
+import { checkPermission, isGrantable, siteOf, type HarborPolicy } from '../harbor';
+import type { RouterRequest } from '../llm/router';
+import type { LlmConfig, LlmMessage, StreamEvent, ToolCall, ToolDefinition } from '../llm/types';
+import type { ToolRegistry } from '../tools/registry';
+import { classifyStep, type StepClass } from './classify';
+import { guardStep, PageDataLedger, TaskScope } from './guard';
+import { LoopDetector } from './loop-detector';
+import type { PermissionBroker } from './permission-broker';
+import { progressReport } from './report';
+import { deniedForModel, resultForModel, resultText, summarise } from './tool-results';
+
+export const MAX_STEPS = 30;
+
+export interface TaskTab {
+  id: number;
+  url: string;
+  windowId: number;
+}
+
+export interface AgentDeps {
+  stream: (config: LlmConfig, request: RouterRequest) => AsyncIterable<StreamEvent>;
+  tools: ToolRegistry;
+  harbor: {
+    policy(): Promise<HarborPolicy>;
+    decide(decision: Decision, step: { site: string; level: PermissionLevel; critical: boolean }): Promise<unknown>;
+  };
+  steps: { put(step: AgentStep): Promise<void> };
+  broker: PermissionBroker;
+  describe: (context: { requestId: string; windowId?: number }, target: Target) => Promise<TargetDescription>;
+  tabs: { active(windowId: number | undefined): Promise<TaskTab>; url(tabId: number): Promise<string | undefined> };
+  /** Which tool-call format a model needs, remembered once its server rejected native tools. */
+  toolModes: { get(model: string): Promise<'native' | 'xml' | undefined>; remember(model: string, mode: 'native' | 'xml'): Promise<void> };
+  emit: (event: BackgroundEvent) => void;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export interface AgentTask {
+  settings: ProviderSettings;
+  conversationId: string;
+  messageId: string;
+  /** The assistant message's chain (user-…:chat-…); each step extends it. */
+  requestId: string;
+  /** The user's request, which events answer. */
+  eventRequestId: string;
+  /** The conversation so far, ending with the user's task; the system prompt first. */
+  messages: LlmMessage[];
+  /** The user's own words in this conversation: data in them is theirs to send. */
+  userTexts: string[];
+  windowId?: number;
+  signal: AbortSignal;
+  onText: (text: string) => void;
+}
+
+export interface AgentOutcome {
+  status: 'complete' | 'stopped';
+  usage?: Usage;
+}
+
+interface ModelTurn {
+  text: string;
+  calls: ToolCall[];
+}
+
+/** Where one step leaves the task. */
+interface StepEnd {
+  forModel: string;
+  /** Set when the task must end here, with the reason for the user. */
+  stop?: string;
+}
+
+/** Everything one task keeps between steps. */
+class TaskState {
+  readonly ledger = new PageDataLedger();
+  readonly loops = new LoopDetector();
+  readonly steps: AgentStep[] = [];
+  usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  sawUsage = false;
+
+  constructor(
+    readonly task: AgentTask,
+    readonly windowId: number,
+    readonly scope: TaskScope,
+  ) {
+    for (const text of task.userTexts) this.ledger.addUserText(text);
+  }
+}
+
+const PAGE_ACTIONS_WITH_TARGET = (params: Record<string, unknown>) => typeof params.ref === 'string' || typeof params.selector === 'string';
+
+function parseArguments(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw.trim() || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function askingReason(level: PermissionLevel, site: string): string {
+  const where = site || 'this page';
+  return level === 'submit' ? `Submitting on ${where} always asks.` : `Jawad needs your permission to ${level === 'navigate' ? 'navigate' : 'act'} on ${where}.`;
+}
+
+export class AgentRunner {
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: AgentDeps) {
+    this.now = deps.now ?? Date.now;
+    this.newId = deps.newId ?? (() => crypto.randomUUID());
+  }
+
+  async run(task: AgentTask): Promise<AgentOutcome> {
+    const start = await this.deps.tabs.active(task.windowId);
+    const state = new TaskState(task, start.windowId, new TaskScope({ tabId: start.id, url: start.url }, task.userTexts.at(-1) ?? ''));
+    const messages = [...task.messages];
+    const tools: ToolDefinition[] = this.deps.tools.list().map(({ type, function: fn }) => ({ type, function: fn }));
+    const modelKey = `${task.settings.provider} ${task.settings.baseUrl} ${task.settings.model}`;
+    let toolMode = (await this.deps.toolModes.get(modelKey)) ?? 'native';
+
+    for (;;) {
+      const turn = await this.modelTurn(state, { messages, tools, signal: task.signal, toolMode }, async (mode) => {
+        if (mode !== toolMode) await this.deps.toolModes.remember(modelKey, (toolMode = mode));
+      });
+      if (turn.calls.length === 0) {
+        if (!turn.text.trim()) task.onText(progressReport(state.steps, 'The model ended without an answer.'));
+        return this.outcome(state, 'complete');
+      }
+      messages.push({ role: 'assistant', content: turn.text, toolCalls: turn.calls });
+      for (const [position, call] of turn.calls.entries()) {
+        if (state.steps.length >= MAX_STEPS) {
+          task.onText(progressReport(state.steps, `I stopped after ${MAX_STEPS} steps, the most one task may take.`));
+          return this.outcome(state, 'stopped');
+        }
+        const end = await this.step(state, call, position === 0 ? turn.text : '');
+        messages.push({ role: 'tool', toolCallId: call.id, content: end.forModel });
+        if (end.stop) {
+          task.onText(progressReport(state.steps, end.stop));
+          return this.outcome(state, 'stopped');
+        }
+      }
+    }
+  }
+
+  private outcome(state: TaskState, status: AgentOutcome['status']): AgentOutcome {
+    return { status, ...(state.sawUsage ? { usage: state.usage } : {}) };
+  }
+
+  private async modelTurn(state: TaskState, request: RouterRequest, learnedMode: (mode: 'native' | 'xml') => Promise<void>): Promise<ModelTurn> {
+    const turn: ModelTurn = { text: '', calls: [] };
+    for await (const event of this.deps.stream(state.task.settings, request)) {
+      if (event.type === 'text') {
+        turn.text += event.text;
+        state.task.onText(event.text);
+      } else if (event.type === 'tool_call') {
+        turn.calls.push(event.call);
+      } else if (event.type === 'usage') {
+        state.sawUsage = true;
+        state.usage = { inputTokens: state.usage.inputTokens + event.inputTokens, outputTokens: state.usage.outputTokens + event.outputTokens };
+      } else if (event.type === 'done' && event.toolMode !== 'none') {
+        await learnedMode(event.toolMode);
+      }
+    }
+    // Text between turns reads as paragraphs in the answer.
+    if (turn.calls.length > 0 && turn.text.trim()) state.task.onText('\n\n');
+    return turn;
+  }
+
+  /** One tool call, from proposal to result. */
+  private async step(state: TaskState, call: ToolCall, thinking: string): Promise<StepEnd> {
+    const { task } = state;
+    const params = parseArguments(call.arguments);
+    const tab = await this.deps.tabs.active(state.windowId);
+    const base = this.newStep(state, call.name, params ?? { arguments: call.arguments.slice(0, 500) }, tab.url, thinking);
+    if (!params) {
+      return this.finishWithoutRunning(state, { ...base, status: 'failed', decision: 'auto-approve', result: { success: false, summary: 'The model sent arguments that are not valid JSON.', error: { code: 'VALIDATION_ERROR', message: 'Arguments are not valid JSON.' } } },
+        `VALIDATION_ERROR: the arguments of ${call.name} are not valid JSON. Send a JSON object.`);
+    }
+    const classified = await this.classify(state, call.name, params, tab);
+    const policy = await this.deps.harbor.policy();
+    const guard = guardStep(classified.facts, state.scope, state.ledger);
+    let verdict = checkPermission(policy, call.name, classified.level, classified.site, classified.critical);
+    const forced = [...guard.reasons, ...(classified.unreadable ? ['Jawad could not inspect the target element.'] : [])];
+    if (verdict === 'auto-approve' && forced.length > 0) verdict = 'ask';
+    const reasons = verdict === 'auto-approve' ? [] : [...classified.reasons, ...forced];
+    if (verdict === 'ask' && reasons.length === 0) reasons.push(askingReason(classified.level, classified.site));
+    let step: AgentStep = {
+      ...base,
+      site: classified.site,
+      level: classified.level,
+      critical: classified.critical,
+      reasons,
+      ...(classified.target ? { target: classified.target } : {}),
+      egress: guard.egress,
+      verdict,
+      grantable: isGrantable(policy, classified.level, classified.critical),
+      promptRaised: verdict === 'ask',
+      status: verdict === 'ask' ? 'asking' : 'running',
+      ...(verdict === 'auto-approve' ? { decision: 'auto-approve' as const } : {}),
+    };
+    if (verdict === 'deny') {
+      return this.finishWithoutRunning(state, { ...step, status: 'denied', decision: 'policy-deny', result: { success: false, summary: reasons.join(' ') || 'Not allowed.' } }, deniedForModel(call.name, false));
+    }
+    if (verdict === 'ask') {
+      await this.save(state, step);
+      task.signal.aborted || this.deps.emit({ type: 'PERMISSION_REQUEST', requestId: task.eventRequestId, payload: { step } });
+      const decision = await this.deps.broker.wait(step.id, task.conversationId, task.signal);
+      step = { ...step, decision };
+      if (decision === 'deny' || decision === 'deny-all') {
+        const stopped = task.signal.aborted;
+        const end = await this.finishWithoutRunning(state, { ...step, status: stopped ? 'stopped' : 'denied', result: { success: false, summary: stopped ? 'Stopped.' : 'You denied this step.' } }, deniedForModel(call.name, true));
+        return decision === 'deny-all' ? { ...end, stop: stopped ? 'You stopped the task.' : `You denied step ${step.index} and stopped the task.` } : end;
+      }
+      await this.deps.harbor.decide(decision, { site: step.site, level: step.level, critical: step.critical });
+      this.widenScope(state, step, params);
+      step = { ...step, status: 'running' };
+    }
+    return this.execute(state, step, params);
+  }
+
+  private async classify(state: TaskState, tool: string, params: Record<string, unknown>, tab: TaskTab): Promise<StepClass & { unreadable: boolean }> {
+    const level = this.deps.tools.get(tool)?.level ?? 'read-only';
+    let target: TargetDescription | undefined;
+    let unreadable = false;
+    if (PAGE_ACTIONS_WITH_TARGET(params) && this.deps.tools.get(tool)) {
+      const wanted: Target = typeof params.ref === 'string' ? { ref: params.ref } : { selector: String(params.selector) };
+      target = await this.deps.describe({ requestId: childRequestId(state.task.requestId, 'describe'), windowId: state.windowId }, wanted).catch(() => {
+        unreadable = true;
+        return undefined;
+      });
+    }
+    const otherTabUrl = typeof params.tabId === 'number' ? await this.deps.tabs.url(params.tabId) : undefined;
+    const classified = classifyStep({ tool, level, params, tab, ...(target ? { target } : {}), ...(otherTabUrl === undefined ? {} : { otherTabUrl }) });
+    return { ...classified, unreadable };
+  }
+
+  /** After the user allowed a step that leaves the task's sites or tabs, those become the task's. */
+  private widenScope(state: TaskState, step: AgentStep, params: Record<string, unknown>): void {
+    state.scope.allowSite(step.site);
+    if (typeof params.tabId === 'number') state.scope.adoptTab(params.tabId);
+  }
+
+  private async execute(state: TaskState, step: AgentStep, params: Record<string, unknown>): Promise<StepEnd> {
+    await this.save(state, step);
+    const outcome = await this.deps.tools.execute(step.tool, params, { requestId: step.requestId, windowId: state.windowId });
+    const text = resultText(step.tool, outcome);
+    state.ledger.addPageText(text, step.site || siteOf(step.url ?? ''));
+    const opened = (outcome.data as { id?: unknown } | undefined)?.id;
+    if (outcome.success && step.tool === 'new_tab' && typeof opened === 'number') state.scope.adoptTab(opened);
+    const finished: AgentStep = {
+      ...step,
+      status: outcome.success ? 'done' : 'failed',
+      result: { success: outcome.success, summary: summarise(step.tool, outcome, step.target), ...(outcome.error ? { error: outcome.error } : {}) },
+      duration: outcome.duration,
+    };
+    await this.save(state, finished);
+    const loop = state.loops.record(step.tool, params, outcome.success);
+    return { forModel: resultForModel(step.tool, outcome), ...(loop ? { stop: `I stopped because I was going round in circles: ${loop}` } : {}) };
+  }
+
+  private async finishWithoutRunning(state: TaskState, step: AgentStep, forModel: string): Promise<StepEnd> {
+    await this.save(state, step);
+    const loop = state.loops.record(step.tool, step.params, false);
+    return { forModel, ...(loop ? { stop: `I stopped because I was going round in circles: ${loop}` } : {}) };
+  }
+
+  private newStep(state: TaskState, tool: string, params: Record<string, unknown>, url: string, thinking: string): AgentStep {
+    const { task } = state;
+    return {
+      id: this.newId(),
+      conversationId: task.conversationId,
+      messageId: task.messageId,
+      requestId: childRequestId(task.requestId, 'step'),
+      index: state.steps.length + 1,
+      createdAt: this.now(),
+      ...(thinking.trim() ? { thinking: thinking.trim() } : {}),
+      tool,
+      params,
+      site: siteOf(url),
+      url,
+      level: this.deps.tools.get(tool)?.level ?? 'read-only',
+      critical: false,
+      reasons: [],
+      egress: [],
+      verdict: 'auto-approve',
+      grantable: false,
+      promptRaised: false,
+      status: 'running',
+    };
+  }
+
+  /** Stores the step and tells the sidebars; the step list keeps the latest version of each. */
+  private async save(state: TaskState, step: AgentStep): Promise<void> {
+    const at = state.steps.findIndex((known) => known.id === step.id);
+    if (at === -1) state.steps.push(step);
+    else state.steps[at] = step;
+    await this.deps.steps.put(step);
+    this.deps.emit({ type: 'ACTION_LOG_UPDATE', requestId: state.task.eventRequestId, payload: { step } });
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Tool results on their way to the model and to the action log. Everything a tool returns may
+ * carry page text (a snapshot, a read value, even an error naming the element that covers a
+ * button), so all of it reaches the model inside the untrusted wrapper.
+ */
+import type { PageContent, PageSnapshot, StepTarget } from '../../protocol';
+import { wrapPageContent, wrapUntrusted } from '../prompts';
+import type { ToolOutcome } from '../tools/registry';
+
+const MAX_RESULT_CHARS = 40_000;
+
+function clip(text: string, max = MAX_RESULT_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}\n… (cut: ${text.length - max} more characters)` : text;
+}
+
+function isSnapshot(tool: string, data: unknown): data is PageSnapshot {
+  return tool === 'snapshot' && typeof (data as PageSnapshot | undefined)?.text === 'string';
+}
+
+function isPage(tool: string, data: unknown): data is PageContent {
+  return tool === 'read_page' && typeof (data as PageContent | undefined)?.markdown === 'string';
+}
+
+/** The page-derived text of a result, as plain text (for the model and for the data ledger). */
+export function resultText(tool: string, outcome: ToolOutcome): string {
+  if (!outcome.success) return `${outcome.error?.code ?? 'EXECUTION_ERROR'}: ${outcome.error?.message ?? 'failed'}`;
+  if (isSnapshot(tool, outcome.data)) {
+    const { url, title, text, partial } = outcome.data;
+    return `Page: ${title} (${url})${partial ? '\n(partial: the page was too big to walk in time)' : ''}\n${text}`;
+  }
+  if (isPage(tool, outcome.data)) return `${outcome.data.title}\n${outcome.data.url}\n${outcome.data.markdown}`;
+  return JSON.stringify(outcome.data ?? null);
+}
+
+/** What the model is told about a call's outcome. */
+export function resultForModel(tool: string, outcome: ToolOutcome): string {
+  if (outcome.success && isPage(tool, outcome.data)) return wrapPageContent({ ...outcome.data, markdown: clip(outcome.data.markdown) });
+  const heading = outcome.success ? `Result of ${tool}:` : `${tool} failed:`;
+  return wrapUntrusted(heading, clip(resultText(tool, outcome)));
+}
+
+/** What the model is told when the user (or Harbor) said no. */
+export function deniedForModel(tool: string, byUser: boolean): string {
+  return byUser
+    ? `PERMISSION_DENIED: the user denied ${tool}. Do not try to reach the same result another way; continue without it or finish and explain.`
+    : `PERMISSION_DENIED: Jawad’s permission policy does not allow ${tool} here.`;
+}
+
+function quoted(target: StepTarget | undefined): string {
+  if (!target) return '';
+  const name = target.name ? ` “${target.name.slice(0, 80)}”` : '';
+  return ` ${target.role}${name}`.trimEnd();
+}
+
+/** A short line for the action log. */
+export function summarise(tool: string, outcome: ToolOutcome, target?: StepTarget): string {
+  if (!outcome.success) return outcome.error?.message ?? 'Failed.';
+  const data = outcome.data;
+  if (isSnapshot(tool, data)) return `${data.refs.length} elements on “${data.title.slice(0, 80)}”${data.partial ? ' (partial)' : ''}`;
+  if (isPage(tool, data)) return `Read “${data.title.slice(0, 80)}” (${data.markdown.length} characters)`;
+  const record = (data ?? {}) as Record<string, unknown>;
+  if (typeof record.value === 'string') return `${tool}${quoted(target)}: value is now “${record.value.slice(0, 80)}”`;
+  if (typeof record.url === 'string') return `${tool}: ${record.url}`;
+  return `${tool}${quoted(target)}: done`;
+}

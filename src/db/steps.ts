@@ -1,0 +1,29 @@
+import type { AgentStep } from '../protocol';
+import type { JawadDatabase } from './database';
+
+/** The agent's action log: one row per step, rewritten as the step moves on. */
+export class StepStore {
+  constructor(private readonly db: JawadDatabase) {}
+
+  async put(step: AgentStep): Promise<void> {
+    await this.db.steps.put(step);
+  }
+
+  list(conversationId: string): Promise<AgentStep[]> {
+    return this.db.steps
+      .where('[conversationId+createdAt]')
+      .between([conversationId, -Infinity], [conversationId, Infinity])
+      .toArray();
+  }
+
+  /**
+   * Run at background start: a step still asking or running was cut off with the background. It
+   * is never resumed on its own (a submit must not be replayed without asking again).
+   */
+  markInterrupted(): Promise<number> {
+    return this.db.steps.where('status').anyOf('asking', 'running').modify({
+      status: 'interrupted',
+      result: { success: false, summary: 'Interrupted: Jawad’s background stopped during this step.' },
+    });
+  }
+}
