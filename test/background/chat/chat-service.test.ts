@@ -395,3 +395,56 @@ describe('ChatService.retry', () => {
     expect((await conversations.messages(conversation.id))).toHaveLength(2);
   });
 });
+
+describe('agent turns', () => {
+  function withAgent(run: NonNullable<ChatDeps['agent']>['run']): ChatService {
+    return new ChatService({ conversations, settings, readPage, stream: () => reply(['unused'])(SETTINGS, { messages: [] }), emit: (event) => void events.push(event), agent: { run } });
+  }
+
+  it('hands an agent message to the agent with its own system prompt and the user’s words, and stores what it wrote', async () => {
+    await settings.save(SETTINGS);
+    const run = vi.fn<NonNullable<ChatDeps['agent']>['run']>(async (task) => {
+      task.onText('Added the jacket.');
+      return { status: 'complete', usage: { inputTokens: 40, outputTokens: 9 } };
+    });
+    await withAgent(run).sendMessage(chat('Add the red jacket to my cart', { agent: true, windowId: 7 }));
+    const task = run.mock.calls[0]![0];
+    expect(task.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('can act on web pages with tools') });
+    expect(task.messages.at(-1)).toEqual({ role: 'user', content: 'Add the red jacket to my cart' });
+    expect(task).toMatchObject({ userTexts: ['Add the red jacket to my cart'], windowId: 7, eventRequestId: 'user-0000000a' });
+    expect(task.requestId).toMatch(/^user-0000000a:chat-[0-9a-f]{8}$/);
+    const [, answer] = await conversations.messages(task.conversationId);
+    expect(answer).toMatchObject({ id: task.messageId, content: 'Added the jacket.', status: 'complete', usage: { inputTokens: 40, outputTokens: 9 }, agent: true });
+  });
+
+  it('marks the answer stopped when the agent stopped, keeping its account', async () => {
+    await settings.save(SETTINGS);
+    const run = vi.fn<NonNullable<ChatDeps['agent']>['run']>(async (task) => {
+      task.onText('**You stopped the task.**');
+      return { status: 'stopped' };
+    });
+    await withAgent(run).sendMessage(chat('Buy it', { agent: true }));
+    const [, answer] = await conversations.messages(run.mock.calls[0]![0].conversationId);
+    expect(answer).toMatchObject({ status: 'stopped', content: '**You stopped the task.**' });
+  });
+
+  it('runs a retried agent answer as an agent again', async () => {
+    await settings.save(SETTINGS);
+    const run = vi.fn<NonNullable<ChatDeps['agent']>['run']>(async (task) => {
+      task.onText('Done.');
+      return { status: 'complete' };
+    });
+    const service = withAgent(run);
+    await service.sendMessage(chat('Click the button', { agent: true }));
+    const { conversationId, messageId } = run.mock.calls[0]![0];
+    await service.retry({ type: 'RETRY_MESSAGE', requestId: 'user-0000000b', payload: { conversationId, messageId } });
+    expect(run).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps plain chat plain: no agent unless asked', async () => {
+    await settings.save(SETTINGS);
+    const run = vi.fn<NonNullable<ChatDeps['agent']>['run']>();
+    await withAgent(run).sendMessage(chat('Hello'));
+    expect(run).not.toHaveBeenCalled();
+  });
+});
