@@ -249,4 +249,19 @@ describe('AgentRunner', () => {
     expect(updates).toEqual(['asking', 'running', 'done']);
     expect(events.every((e) => e.requestId === 'user-0000000a')).toBe(true);
   });
+
+  it('remembers per model when its server needed the XML tool format, and uses it from then on', async () => {
+    const modes = new Map<string, 'native' | 'xml'>();
+    const toolModes = { get: async (key: string) => modes.get(key), remember: async (key: string, mode: 'native' | 'xml') => void modes.set(key, mode) };
+    const xmlModel: AgentDeps['stream'] = async function* (_config, request) {
+      requests.push(request);
+      yield { type: 'text', text: 'Done.' };
+      yield { type: 'done', finishReason: 'stop', toolMode: 'xml' };
+    };
+    await new AgentRunner({ ...deps(xmlModel), toolModes }).run(task().task);
+    expect(requests[0]!.toolMode).toBe('native');
+    expect([...modes.values()]).toEqual(['xml']);
+    await new AgentRunner({ ...deps(xmlModel), toolModes }).run(task().task);
+    expect(requests[1]!.toolMode).toBe('xml');
+  });
 });
