@@ -7,7 +7,9 @@
  *     scripts load — scripts/bench/bundle.ts;
  *  2. sidebar cold open → interactive, from the click that opens it — scripts/bench/cold-open.ts;
  *  3. per-token added latency, from the provider's write to the sidebar DOM —
- *     scripts/bench/token-latency.ts.
+ *     scripts/bench/token-latency.ts;
+ *  4. the agent's overhead per step (snapshot + click + settle + Harbor), model time excluded —
+ *     scripts/bench/agent-overhead.ts.
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -26,15 +28,18 @@ import { startBenchProvider } from './bench/sse-provider';
 import { round } from './bench/stats';
 import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
 import { attempt, failed, type Outcome } from './bench/outcome';
+import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './bench/agent-overhead';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DIST: Record<BrowserName, string> = { chromium: join(ROOT, 'dist/chrome'), firefox: join(ROOT, 'dist/firefox') };
+const OUT = process.env.JAWAD_DIST ?? 'dist';
+const DIST: Record<BrowserName, string> = { chromium: join(ROOT, OUT, 'chrome'), firefox: join(ROOT, OUT, 'firefox') };
 
 const TARGETS = {
   sidebarGzipKb: 60,
   contentScriptGzipKb: 25,
   coldOpenMs: 150,
   tokenP95Ms: 16,
+  agentStepMs: 150,
 } as const;
 
 
@@ -42,6 +47,7 @@ interface BrowserResult {
   version?: string;
   coldOpen: Outcome<ColdOpenResult>;
   tokenLatency: Outcome<TokenLatencyResult>;
+  agentOverhead: Outcome<AgentOverheadResult>;
 }
 
 const log = (line: string) => console.log(line);
@@ -67,7 +73,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
   const launched = await attempt(`launching ${name}`, () => launchJawad(name));
   if (failed(launched)) {
     await provider.close();
-    return { coldOpen: launched, tokenLatency: launched };
+    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched };
   }
   const jawad = launched;
   try {
@@ -84,14 +90,17 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
+    log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
+    const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
+    if (!failed(agentOverhead)) log(`  agent step: p50 ${agentOverhead.perStep.p50.toFixed(1)} ms, p95 ${agentOverhead.perStep.p95.toFixed(1)} ms (tools alone p50 ${agentOverhead.toolsPerStep.p50.toFixed(1)} ms); prompts ${agentOverhead.prompts}`);
     if (distStamp(DIST[name]) !== stamp) {
       // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
       // mixes two builds or breaks the extension outright. Such figures are worthless.
       const error = { error: `${DIST[name]} was rebuilt during the measurement (a concurrent npm run build?): run the bench again` };
       log(`  ✗ ${error.error}`);
-      return { version, coldOpen: error, tokenLatency: error };
+      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error };
     }
-    return { version, coldOpen, tokenLatency };
+    return { version, coldOpen, tokenLatency, agentOverhead };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
@@ -130,6 +139,10 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'per-token latency p50 (ms)', values: per((r) => cell(r.tokenLatency, (t) => t.latency.p50)) },
     { metric: 'per-token latency p95 (ms)', values: per((r) => cell(r.tokenLatency, (t) => t.latency.p95)), max: TARGETS.tokenP95Ms, note: 'provider write → text in sidebar DOM' },
     { metric: 'per-token latency max (ms)', values: per((r) => cell(r.tokenLatency, (t) => t.latency.max)) },
+    { metric: 'agent overhead per step p50 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.perStep.p50)), max: TARGETS.agentStepMs, note: 'snapshot + click + settle + Harbor; model time excluded' },
+    { metric: 'agent overhead per step p95 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.perStep.p95)) },
+    { metric: 'agent tools alone per step p50 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.toolsPerStep.p50)), note: 'the registry\'s own durations of snapshot + click' },
+    { metric: 'permission prompts in the measured task', values: per((r) => cell(r.agentOverhead, (a) => a.prompts)), max: 0, note: 'sanity check: the site was granted first', digits: 0 },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
   ];
 }
@@ -147,6 +160,8 @@ function methodNotes(results: Partial<Record<BrowserName, BrowserResult>>): stri
     '  timestamps the token\'s first appearance in the answer\'s DOM (before paint). Node and the browser share the machine clock',
     `  (measured browser − Node offset: ${clocks.join(', ') || 'n/a'}).`,
     'Firefox rounds its pages\' clocks to 1 ms (reduced timer precision): its figures carry ±1 ms.',
+    'Agent overhead: the test provider answers each model request at once with [snapshot, click]; the time from one request to',
+    '  the next (Node\'s clock, when the request body arrived) is everything Jawad does for the step.',
   ];
 }
 

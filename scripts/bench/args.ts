@@ -11,13 +11,15 @@ export interface BenchOptions {
   tokens: number;
   /** Pause between two chunks on the wire, as a real model would. */
   delayMs: number;
+  /** Agent steps (snapshot + click each) in the agent-overhead measurement. */
+  agentSteps: number;
   outDir: string;
 }
 
 /** A bad command line: print the message and the usage, not a stack. */
 export class UsageError extends Error {}
 
-const USAGE = `Usage: tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 20] [--tokens 200] [--delay 15] [--build] [--out bench-out]`;
+const USAGE = `Usage: tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 20] [--tokens 200] [--delay 15] [--agent-steps 15] [--build] [--out bench-out]`;
 
 function positiveInt(name: string, raw: string | undefined, min: number, max = 100_000): number {
   const value = Number(raw);
@@ -33,7 +35,7 @@ function browserList(raw: string | undefined): BrowserName[] {
 }
 
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { browsers: ['chromium', 'firefox'], build: false, runs: 20, tokens: 200, delayMs: 15, outDir: 'bench-out' };
+  const options: BenchOptions = { browsers: ['chromium', 'firefox'], build: false, runs: 20, tokens: 200, delayMs: 15, agentSteps: 15, outDir: 'bench-out' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
     // Flags take their value as `--flag value` or `--flag=value`.
@@ -43,6 +45,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       case '--runs': options.runs = positiveInt('--runs', value(), 7); break;
       case '--tokens': options.tokens = positiveInt('--tokens', value(), 10, 9999); break;
       case '--delay': options.delayMs = positiveInt('--delay', value(), 0); break;
+      case '--agent-steps': options.agentSteps = positiveInt('--agent-steps', value(), 3, 200); break;
       case '--out': options.outDir = value() ?? options.outDir; break;
       case '--build': options.build = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;

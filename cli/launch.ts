@@ -1,0 +1,283 @@
+/**
+ * Launches real Chromium or real Firefox with the built extension, opens the real side panel /
+ * sidebar from the welcome page (a genuine click, as the APIs require a user gesture), and gives
+ * a handle to drive the sidebar document. Used by the headless runner and by the E2E tests.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
+
+export type BrowserName = 'chromium' | 'firefox';
+
+/** The checkout: the build folders and the npm scripts that make them live here. */
+export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/lib/firefox-esr/firefox-esr';
+const GECKO_ID = 'jawad@jawad.dev';
+const FIREFOX_UUID = '5a1d0c3e-7a2b-4c1d-9e8f-00000000a7d0';
+
+/** Which browsers to run: JAWAD_BROWSERS=chromium,firefox (default both). */
+export function browsersUnderTest(): BrowserName[] {
+  const wanted = (process.env.JAWAD_BROWSERS ?? 'chromium,firefox').split(',').map((s) => s.trim());
+  return (['chromium', 'firefox'] as const).filter((name) => wanted.includes(name));
+}
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A window plus the page globals a test function may touch. */
+export type SidebarWindow = Window & typeof globalThis;
+
+/**
+ * The sidebar document. Test functions are sent as source text and run inside the sidebar, so they
+ * must be self-contained (no closures over test variables — pass what they need as `arg`).
+ */
+export class Sidebar {
+  constructor(private readonly run: (source: string) => Promise<unknown>) {}
+
+  eval<A, T>(fn: (win: SidebarWindow, arg: A) => T, arg: A): Promise<Awaited<T>> {
+    // A DOM node does not survive serialisation (BiDi turns it into undefined): report it as true.
+    const call = `(${fn.toString()})(__SIDEBAR__, ${JSON.stringify(arg ?? null)})`;
+    return this.run(`((value) => (value && typeof value === 'object' && 'nodeType' in value ? true : value))(${call})`) as Promise<Awaited<T>>;
+  }
+
+  /** Polls until fn returns something truthy; fails with the last value seen. */
+  async waitFor<A, T>(fn: (win: SidebarWindow, arg: A) => T, arg: A, what: string, timeoutMs = 10_000): Promise<Awaited<T>> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    for (;;) {
+      try {
+        last = await this.eval(fn, arg);
+        if (last) return last as Awaited<T>;
+      } catch (error) {
+        last = error;
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last: ${String(last instanceof Error ? last.message : JSON.stringify(last))}`);
+      await sleep(50);
+    }
+  }
+
+  text(selector: string): Promise<string> {
+    return this.eval((win, sel) => Array.from(win.document.querySelectorAll(sel)).map((e) => (e as HTMLElement).innerText).join('\n'), selector);
+  }
+
+  /** Clicks the element matching selector (and containing text, if given). */
+  async click(selector: string, text?: string): Promise<void> {
+    const clicked = await this.eval((win, { sel, txt }) => {
+      const element = Array.from(win.document.querySelectorAll<HTMLElement>(sel)).find((e) => !txt || e.innerText.includes(txt));
+      element?.click();
+      return Boolean(element);
+    }, { sel: selector, txt: text ?? '' });
+    if (!clicked) throw new Error(`No element ${selector}${text ? ` with text "${text}"` : ''} in the sidebar`);
+  }
+
+  /** Sets a field's value the way typing does (input + change events), so Preact state follows. */
+  async fill(selector: string, value: string): Promise<void> {
+    const found = await this.eval((win, { sel, val }) => {
+      const field = win.document.querySelector(sel) as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | null;
+      if (!field) return false;
+      field.focus();
+      field.value = val;
+      field.dispatchEvent(new win.Event('input', { bubbles: true }));
+      field.dispatchEvent(new win.Event('change', { bubbles: true }));
+      return true;
+    }, { sel: selector, val: value });
+    if (!found) throw new Error(`No field ${selector} in the sidebar`);
+  }
+
+  async pressEnter(selector: string): Promise<void> {
+    await this.eval((win, sel) => {
+      win.document.querySelector(sel)?.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    }, selector);
+  }
+}
+
+export interface JawadBrowser {
+  name: BrowserName;
+  browser: Browser;
+  /** The extension's base URL, ending in '/'. */
+  baseUrl: string;
+  /** The welcome page tab: an extension page the tests use as a foothold. */
+  host: Page;
+  sidebar: Sidebar;
+  /** Opens a web page in a new tab and makes it the active tab. */
+  openTab(url: string): Promise<Page>;
+  /** Stops the background as the browser does when idle; the next event starts a fresh one. */
+  stopBackground(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Firefox: unload the idle event page after this many ms (default: Firefox's 30 s). */
+  firefoxIdleTimeoutMs?: number;
+  /** Reuse a profile (to test persistence across browser restarts). */
+  profileDir?: string;
+  /** Extra Chromium command-line switches (fake microphone, …). */
+  chromiumArgs?: string[];
+  /** Extra Firefox preferences (fake media, permission defaults, …). */
+  firefoxPrefs?: Record<string, unknown>;
+  /** Show the browser window (default: headless). */
+  headed?: boolean;
+  /** The build folder holding chrome/ and firefox/ (default: JAWAD_DIST, else dist). */
+  distRoot?: string;
+}
+
+export function newProfileDir(): string {
+  return mkdtempSync(join(tmpdir(), 'jawad-profile-'));
+}
+
+/** JAWAD_DIST: the folder `npm run build` wrote to when it was given one (see vite.config.ts). */
+export function buildRoot(): string {
+  return resolve(PROJECT_ROOT, process.env.JAWAD_DIST ?? 'dist');
+}
+
+/** Where one browser's build of the extension lives. */
+export function buildDirFor(name: BrowserName, distRoot = buildRoot()): string {
+  return resolve(distRoot, name === 'chromium' ? 'chrome' : 'firefox');
+}
+
+export function hasBuild(name: BrowserName, distRoot = buildRoot()): boolean {
+  return existsSync(join(buildDirFor(name, distRoot), 'manifest.json'));
+}
+
+export async function launchJawad(name: BrowserName, options: LaunchOptions = {}): Promise<JawadBrowser> {
+  const dist = buildDirFor(name, options.distRoot);
+  if (!hasBuild(name, options.distRoot)) throw new Error(`No build at ${dist}: run npm run build first`);
+  return name === 'chromium' ? launchChromium(dist, options) : launchFirefox(dist, options);
+}
+
+async function openTab(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.bringToFront();
+  return page;
+}
+
+async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (error) {
+      // Firefox BiDi can fail an evaluate while a tab switches process; it passes on a retry.
+      if (i >= attempts) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/** Chromium's id for an unpacked extension: SHA-256 of its absolute path, hex digits mapped to a–p. */
+function unpackedExtensionId(path: string): string {
+  const hex = createHash('sha256').update(path).digest('hex').slice(0, 32);
+  return [...hex].map((digit) => String.fromCharCode(97 + parseInt(digit, 16))).join('');
+}
+
+async function launchChromium(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    // Puppeteer pauses every target it attaches to until it resumes it, and does not resume a
+    // service worker that restarts under the same target id: the restarted background would hang
+    // in "starting". Tests never need the worker as a target, so puppeteer leaves it alone.
+    targetFilter: (target) => target.type() !== 'service_worker',
+    headless: !options.headed,
+    pipe: true,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    userDataDir: options.profileDir ?? newProfileDir(),
+    defaultViewport: { width: 1280, height: 800 },
+    args: [
+      ...(options.headed ? [] : ['--headless=new']), '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic',
+      `--load-extension=${dist}`, `--disable-extensions-except=${dist}`,
+      ...(options.chromiumArgs ?? []),
+    ],
+  });
+  const baseUrl = `chrome-extension://${unpackedExtensionId(dist)}/`;
+  const welcomeUrl = `${baseUrl}src/welcome/index.html`;
+  // A fresh profile gets the welcome tab from onInstalled; a reused one does not, and a tab that
+  // puppeteer navigates to an extension page loses its target when Chromium swaps its process.
+  // So wait briefly for the extension's own tab, else have an extension page of ours open it.
+  const opened = await browser.waitForTarget((t) => t.url() === welcomeUrl, { timeout: 3_000 }).catch(() => undefined);
+  if (!opened) {
+    const page = await browser.newPage();
+    await page.goto(welcomeUrl).catch(() => undefined);
+  }
+  const host = (await (await browser.waitForTarget((t) => t.url() === welcomeUrl)).asPage())!;
+  await host.waitForSelector('#open-panel');
+  await host.click('#open-panel');
+  const panelTarget = await browser.waitForTarget((t) => t.url() === `${baseUrl}src/sidebar/index.html`, { timeout: 10_000 });
+  const panel = await panelTarget.asPage();
+  await panel.waitForSelector('.app');
+  const sidebar = new Sidebar((source) => panel.evaluate(source.replace('__SIDEBAR__', 'window')));
+  let cdp: CDPSession | undefined;
+
+  return {
+    name: 'chromium',
+    browser,
+    baseUrl,
+    host,
+    sidebar,
+    openTab: (url) => openTab(browser, url),
+    async stopBackground() {
+      cdp ??= await host.createCDPSession();
+      const versions = new Map<string, { versionId: string; runningStatus: string; scriptURL: string }>();
+      const onUpdate = (event: { versions: Array<{ versionId: string; runningStatus: string; scriptURL: string }> }) => {
+        for (const version of event.versions) versions.set(version.versionId, version);
+      };
+      cdp.on('ServiceWorker.workerVersionUpdated', onUpdate);
+      await cdp.send('ServiceWorker.enable');
+      await sleep(200);
+      cdp.off('ServiceWorker.workerVersionUpdated', onUpdate);
+      const running = [...versions.values()].filter((v) => v.runningStatus === 'running' && v.scriptURL.startsWith(baseUrl));
+      if (running.length === 0) throw new Error('No running Jawad service worker to stop');
+      for (const version of running) await cdp.send('ServiceWorker.stopWorker', { versionId: version.versionId });
+      await cdp.send('ServiceWorker.disable');
+    },
+    close: () => browser.close(),
+  };
+}
+
+async function launchFirefox(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: !options.headed,
+    args: ['--remote-allow-system-access'],
+    ...(options.profileDir ? { userDataDir: options.profileDir } : {}),
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
+      ...(options.firefoxIdleTimeoutMs ? { 'extensions.background.idle.timeout': options.firefoxIdleTimeoutMs } : {}),
+      ...options.firefoxPrefs,
+    },
+  });
+  await browser.installExtension(dist);
+  const baseUrl = `moz-extension://${FIREFOX_UUID}/`;
+  const host = (await browser.pages())[0] ?? (await browser.newPage());
+  // page.goto of an extension page never resolves under BiDi: start it and poll.
+  host.goto(`${baseUrl}src/welcome/index.html`).catch(() => undefined);
+  const deadline = Date.now() + 15_000;
+  while (!(await host.evaluate(() => Boolean(document.querySelector('#open-panel'))).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('The welcome page did not load in Firefox');
+    await sleep(100);
+  }
+  await host.click('#open-panel');
+  const sidebarWindow = 'browser.extension.getViews({ type: "sidebar" })[0]';
+  const sidebar = new Sidebar((source) =>
+    retry(() => host.evaluate(`(() => { const __SIDEBAR__ = ${sidebarWindow}; if (!__SIDEBAR__) throw new Error('sidebar closed'); return ${source}; })()`)),
+  );
+  await sidebar.waitFor((win) => win.document.querySelector('.app'), null, 'the Firefox sidebar');
+
+  return {
+    name: 'firefox',
+    browser,
+    baseUrl,
+    host,
+    sidebar,
+    openTab: (url) => openTab(browser, url),
+    async stopBackground() {
+      // Firefox has no remote command to stop an event page; the idle timeout does it for real.
+      if (!options.firefoxIdleTimeoutMs) throw new Error('Launch Firefox with firefoxIdleTimeoutMs to stop its background');
+      await sleep(options.firefoxIdleTimeoutMs + 1500);
+    },
+    close: () => browser.close(),
+  };
+}

@@ -1,0 +1,29 @@
+/** The `jawad` command: parses the command line and runs it; the exit code says how it went. */
+import { parseCommand, USAGE, UsageError } from './args';
+import { EXIT_USAGE, runCommand, type Output } from './run';
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Output): Promise<number> {
+  let command;
+  try {
+    command = parseCommand(argv, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    output.progress(`jawad: ${error.message}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (command.kind === 'help') {
+    output.line(USAGE);
+    return 0;
+  }
+  return runCommand(command.options, output);
+}
+
+const standardOutput: Output = {
+  line: (text) => void process.stdout.write(`${text}\n`),
+  progress: (text) => void process.stderr.write(`${text}\n`),
+};
+
+/** Run as a program (bin/jawad.mjs imports this file after registering tsx). */
+export async function runFromProcess(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2), process.env, standardOutput);
+}

@@ -1,0 +1,110 @@
+/** `jawad run`: one agent task in a real browser, its action log on stdout as JSON lines. */
+import { spawn } from 'node:child_process';
+import type { Page } from 'puppeteer-core';
+import type { Browser as ExtensionApi } from 'webextension-polyfill';
+import type { AgentStep, StoredMessage } from '../src/protocol';
+import { runAgentTask, saveProviderSettings } from './agent-task';
+import type { RunOptions } from './args';
+import { answerLine, errorLine, StepPrinter } from './json-lines';
+import { buildDirFor, hasBuild, launchJawad, PROJECT_ROOT, type BrowserName, type JawadBrowser } from './launch';
+
+export interface Output {
+  /** stdout: the JSON lines. */
+  line: (text: string) => void;
+  /** stderr: progress for a person watching. */
+  progress: (text: string) => void;
+}
+
+export const EXIT_COMPLETE = 0;
+export const EXIT_NOT_COMPLETE = 1;
+export const EXIT_USAGE = 2;
+
+/** 0 only for an answer the model finished; stopped, interrupted and failed answers are 1. */
+export function exitCodeFor(answer: StoredMessage): number {
+  return answer.status === 'complete' ? EXIT_COMPLETE : EXIT_NOT_COMPLETE;
+}
+
+export async function runCommand(options: RunOptions, output: Output): Promise<number> {
+  let jawad: JawadBrowser | undefined;
+  const closeOnSignal = () => void jawad?.close().finally(() => process.exit(130));
+  process.once('SIGINT', closeOnSignal);
+  process.once('SIGTERM', closeOnSignal);
+  try {
+    await ensureBuild(options.browser, output);
+    output.progress(`Starting ${options.browser}${options.headed ? '' : ' (headless)'} with Jawad…`);
+    jawad = await launchJawad(options.browser, { headed: options.headed });
+    return await runTask(jawad, options, output);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    output.progress(`jawad: ${message}`);
+    output.line(errorLine(message));
+    return EXIT_NOT_COMPLETE;
+  } finally {
+    process.off('SIGINT', closeOnSignal);
+    process.off('SIGTERM', closeOnSignal);
+    await jawad?.close().catch(() => undefined);
+  }
+}
+
+async function runTask(jawad: JawadBrowser, options: RunOptions, output: Output): Promise<number> {
+  const page = await jawad.openTab(options.url);
+  const windowId = await activateTab(jawad.host, page);
+  output.progress(`Opened ${page.url()}`);
+  await saveProviderSettings(jawad.host, options.settings);
+  output.progress(`Task for ${options.settings.model} at ${options.settings.baseUrl}: ${options.task}`);
+  const printer = new StepPrinter(output.line);
+  const outcome = await runAgentTask(jawad.host, {
+    task: options.task,
+    timeoutMs: options.timeoutMs,
+    ...(windowId === undefined ? {} : { windowId }),
+    approve: (step) => {
+      output.progress(`Step ${step.index} ${step.tool} asks: ${step.reasons.join('; ') || 'permission'} → ${options.approve}`);
+      return options.approve;
+    },
+    onStep: (step) => {
+      printer.onStep(step);
+      reportStep(step, output);
+    },
+  });
+  printer.flush(outcome.steps);
+  output.line(answerLine(outcome.answer));
+  output.progress(`Answer (${outcome.answer.status}): ${outcome.answer.content}`);
+  return exitCodeFor(outcome.answer);
+}
+
+function reportStep(step: AgentStep, output: Output): void {
+  if (step.status === 'asking' || step.status === 'running') return;
+  const detail = step.result?.summary ?? step.result?.error?.message ?? '';
+  output.progress(`Step ${step.index} ${step.tool}: ${step.status}${detail ? ` — ${detail}` : ''}`);
+}
+
+/**
+ * Makes the task's tab the active one from the extension's side (puppeteer's bringToFront does not
+ * reach the tabs API in every browser) and returns its window, so the agent acts on that tab.
+ */
+async function activateTab(host: Page, page: Page): Promise<number | undefined> {
+  const windowId = await host.evaluate(async (url) => {
+    const api = (globalThis as unknown as { browser: ExtensionApi }).browser;
+    const tab = (await api.tabs.query({})).find((candidate) => candidate.url === url);
+    if (tab?.id === undefined) return null;
+    await api.tabs.update(tab.id, { active: true });
+    return tab.windowId ?? null;
+  }, page.url());
+  return windowId ?? undefined;
+}
+
+/** Builds the extension for this browser when its build folder is empty. */
+async function ensureBuild(browser: BrowserName, output: Output): Promise<void> {
+  if (hasBuild(browser)) return;
+  const script = browser === 'chromium' ? 'build:chrome' : 'build:firefox';
+  output.progress(`No build at ${buildDirFor(browser)}: running npm run ${script} (once)…`);
+  const code = await new Promise<number | null>((done, fail) => {
+    // The build's own output goes to stderr: stdout carries only JSON lines.
+    const child = spawn('npm', ['run', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2], env: process.env });
+    child.on('error', fail);
+    child.on('exit', done);
+  });
+  if (code !== 0 || !hasBuild(browser)) {
+    throw new Error(`Building the extension failed. Build it yourself with \`npm run ${script}\` in ${PROJECT_ROOT} (JAWAD_DIST=folder to build elsewhere), then run jawad again.`);
+  }
+}

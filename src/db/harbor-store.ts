@@ -1,0 +1,97 @@
+import { DEFAULT_POLICY, updateHarborPolicyForDecision, type HarborPolicy } from '../background/harbor/policy';
+import { Grant, HarborOptions, type Decision, type PermissionLevel } from '../protocol';
+import type { JawadDatabase } from './database';
+
+/**
+ * Where session grants live: browser.storage.session in the extension (survives the background
+ * being stopped, cleared when the browser closes); a Map in tests.
+ */
+export interface SessionArea {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+const SESSION_GRANTS_KEY = 'harbor.sessionGrants';
+
+/** Storage can hold anything (an older version, a hand edit): keep only well-formed grants. */
+function validGrants(stored: unknown): Grant[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((entry: unknown) => {
+    const parsed = Grant.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+type Step = { site: string; level: PermissionLevel; critical: boolean };
+
+export class HarborStore {
+  /** Read-modify-write of the session list must not interleave, or a grant could be lost. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: JawadDatabase,
+    private readonly session: SessionArea,
+  ) {}
+
+  /** Site grants from Dexie + session grants from the session area + options (settings row 'harbor', defaults when absent). */
+  async policy(): Promise<HarborPolicy> {
+    const [siteGrants, sessionGrants, options] = await Promise.all([this.siteGrants(), this.sessionGrants(), this.options()]);
+    const grants = [...siteGrants, ...sessionGrants].sort((a, b) => a.createdAt - b.createdAt);
+    return { grants, options };
+  }
+
+  /** Applies updateHarborPolicyForDecision and persists what it added (site grants → Dexie, session grants → session area). Returns the new policy. */
+  decide(decision: Decision, step: Step, now = Date.now()): Promise<HarborPolicy> {
+    return this.serially(async () => {
+      const before = await this.policy();
+      const after = updateHarborPolicyForDecision(before, decision, step, now, () => crypto.randomUUID());
+      const known = new Set(before.grants.map((grant) => grant.id));
+      const added = after.grants.filter((grant) => !known.has(grant.id));
+      await this.persist(added);
+      return after;
+    });
+  }
+
+  /** Removes the grant from either place; an unknown id is not an error (it may be revoked already). */
+  revoke(grantId: string): Promise<void> {
+    return this.serially(async () => {
+      await this.db.grants.delete(grantId);
+      const sessionGrants = await this.sessionGrants();
+      const kept = sessionGrants.filter((grant) => grant.id !== grantId);
+      if (kept.length !== sessionGrants.length) await this.session.set(SESSION_GRANTS_KEY, kept);
+    });
+  }
+
+  async saveOptions(options: HarborOptions): Promise<HarborOptions> {
+    const saved = HarborOptions.parse(options);
+    await this.db.settings.put({ key: 'harbor', value: saved });
+    return saved;
+  }
+
+  private async siteGrants(): Promise<Grant[]> {
+    return validGrants(await this.db.grants.toArray());
+  }
+
+  private async sessionGrants(): Promise<Grant[]> {
+    return validGrants(await this.session.get(SESSION_GRANTS_KEY));
+  }
+
+  private async options(): Promise<HarborOptions> {
+    const row = await this.db.settings.get('harbor');
+    const parsed = row?.key === 'harbor' ? HarborOptions.safeParse(row.value) : undefined;
+    return parsed?.success ? parsed.data : { ...DEFAULT_POLICY.options };
+  }
+
+  private async persist(added: readonly Grant[]): Promise<void> {
+    const forSite = added.filter((grant) => grant.scope === 'site');
+    const forSession = added.filter((grant) => grant.scope === 'session');
+    if (forSite.length > 0) await this.db.grants.bulkPut(forSite);
+    if (forSession.length > 0) await this.session.set(SESSION_GRANTS_KEY, [...(await this.sessionGrants()), ...forSession]);
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.writes.then(work);
+    this.writes = result.catch(() => undefined);
+    return result;
+  }
+}
