@@ -3,9 +3,12 @@
  * Signals in store.ts hold it; this file has no browser calls, so it is unit-tested directly.
  */
 import type {
+  AgentStep,
   BackgroundEvent,
   Conversation,
   ErrorPayload,
+  Grant,
+  HarborOptions,
   PublicSettings,
   PublicVoiceSettings,
   StoredMessage,
@@ -29,6 +32,10 @@ export interface ChatState {
   tools: ToolListing[] | undefined;
   /** The tools panel's last run. */
   toolResult: ToolResult | undefined;
+  /** The agent's steps in the open conversation, in index order. */
+  steps: AgentStep[];
+  /** Harbor's grants and options, once the settings view has asked for them. */
+  harbor: { grants: Grant[]; options: HarborOptions } | undefined;
 }
 
 export const initialState: ChatState = {
@@ -41,10 +48,30 @@ export const initialState: ChatState = {
   voiceSettings: undefined,
   tools: undefined,
   toolResult: undefined,
+  steps: [],
+  harbor: undefined,
 };
 
 function upsertConversation(list: Conversation[], conversation: Conversation): Conversation[] {
   return [conversation, ...list.filter((c) => c.id !== conversation.id)].sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+/** The user action a chain started from: `user-1a2b` in `user-1a2b:chat-9f8e:agent-…`. */
+function rootOf(requestId: string): string {
+  return requestId.split(':', 1)[0]!;
+}
+
+/** Whether this sidebar sent the request an event answers (the event may carry a longer chain). */
+function isOwn(requestId: string, ownRequests: ReadonlySet<string>): boolean {
+  return ownRequests.has(requestId) || ownRequests.has(rootOf(requestId));
+}
+
+function byIndex(a: AgentStep, b: AgentStep): number {
+  return a.index - b.index || a.createdAt - b.createdAt;
+}
+
+function upsertStep(steps: AgentStep[], step: AgentStep): AgentStep[] {
+  return [...steps.filter((s) => s.id !== step.id), step].sort(byIndex);
 }
 
 function replaceMessage(messages: StoredMessage[], message: StoredMessage): StoredMessage[] {
@@ -65,13 +92,13 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return applyChatResponse(state, event.payload, ownRequests.has(event.requestId));
     case 'CONVERSATION':
       return ownRequests.has(event.requestId) || state.conversation?.id === event.payload.conversation.id
-        ? { ...state, conversation: event.payload.conversation, messages: event.payload.messages }
+        ? { ...state, conversation: event.payload.conversation, messages: event.payload.messages, steps: [...event.payload.steps].sort(byIndex) }
         : state;
     case 'CONVERSATIONS': {
       const stillThere = state.conversation && event.payload.conversations.some((c) => c.id === state.conversation!.id);
       return stillThere
         ? { ...state, conversations: event.payload.conversations }
-        : { ...state, conversations: event.payload.conversations, conversation: null, messages: [] };
+        : { ...state, conversations: event.payload.conversations, conversation: null, messages: [], steps: [] };
     }
     case 'SETTINGS':
       return { ...state, settings: event.payload };
@@ -93,9 +120,21 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return state; // the voice machine (voice/controller.ts) follows these
     case 'ACTION_LOG_UPDATE':
     case 'PERMISSION_REQUEST':
+      return applyStep(state, event.payload.step, isOwn(event.requestId, ownRequests));
     case 'GRANTS':
-      return state; // TODO(agent UI)
+      return { ...state, harbor: event.payload };
   }
+}
+
+/**
+ * A step belongs on screen when it is in the open conversation, or when it answers this sidebar's
+ * own message that is starting a new conversation (the CHAT_RESPONSE start then keeps it). Another
+ * window's new conversation, or an older conversation of ours, must not take over this one.
+ */
+function applyStep(state: ChatState, step: AgentStep, own: boolean): ChatState {
+  const open = state.conversation?.id;
+  if (step.conversationId !== open && !(own && open === undefined)) return state;
+  return { ...state, steps: upsertStep(state.steps, step) };
 }
 
 function applyChatResponse(state: ChatState, payload: Extract<BackgroundEvent, { type: 'CHAT_RESPONSE' }>['payload'], own: boolean): ChatState {
@@ -108,7 +147,8 @@ function applyChatResponse(state: ChatState, payload: Extract<BackgroundEvent, {
     if (replaced) messages = messages.filter((m) => m.createdAt < replaced.createdAt);
     if (payload.userMessage) messages = replaceMessage(messages, payload.userMessage);
     messages = replaceMessage(messages, payload.assistantMessage);
-    return { ...state, conversations, conversation: payload.conversation, messages, banner: undefined };
+    const steps = stepsKept(state, payload.conversation.id, messages);
+    return { ...state, conversations, conversation: payload.conversation, messages, steps, banner: undefined };
   }
   if (state.conversation?.id !== payload.conversationId) return state;
   if (payload.phase === 'delta') {
@@ -116,6 +156,28 @@ function applyChatResponse(state: ChatState, payload: Extract<BackgroundEvent, {
     return { ...state, messages };
   }
   return { ...state, messages: replaceMessage(state.messages, payload.message) };
+}
+
+/** A turn's start keeps the steps of its conversation, minus those of answers a retry replaced. */
+function stepsKept(state: ChatState, conversationId: string, messages: StoredMessage[]): AgentStep[] {
+  const kept = new Set(messages.map((m) => m.id));
+  const dropped = new Set(state.messages.filter((m) => !kept.has(m.id)).map((m) => m.id));
+  return state.steps.filter((step) => step.conversationId === conversationId && !dropped.has(step.messageId));
+}
+
+/** Steps waiting on the user, oldest first: the permission prompt shows the first. */
+export function pendingPrompts(state: ChatState): AgentStep[] {
+  return state.steps.filter((step) => step.status === 'asking');
+}
+
+/** The agent is mid-task: the background must not be stopped under it. */
+export function agentBusy(state: ChatState): boolean {
+  return state.steps.some((step) => step.status === 'asking' || step.status === 'running');
+}
+
+/** The sidebar waits on the background: an answer streams, a step runs, or a prompt awaits the user. */
+export function isWaiting(state: ChatState): boolean {
+  return isStreaming(state) || agentBusy(state);
 }
 
 export function isStreaming(state: ChatState): boolean {

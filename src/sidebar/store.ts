@@ -1,39 +1,54 @@
 import { computed, signal } from '@preact/signals';
-import type { ProviderSettings, VoiceSettings } from '../protocol';
+import type { Decision, HarborOptions, ProviderSettings, VoiceSettings } from '../protocol';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
-import { applyEvent, initialState, isStreaming, type ChatState } from './state';
+import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
 export type View = 'chat' | 'history' | 'settings' | 'tools';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
+const AGENT_KEY = 'jawad.agent';
 
 export const state = signal<ChatState>(initialState);
 export const connection = signal<ConnectionState>('connecting');
 export const view = signal<View>('chat');
 export const draft = signal<string>(localStorage.getItem(DRAFT_KEY) ?? '');
 export const attachPage = signal(false);
+/** "Act on page": the model may use tools on the page, each step under Harbor's rules. */
+export const agentMode = signal(localStorage.getItem(AGENT_KEY) === 'true');
 export const testing = signal(false);
 export const toolRunning = signal(false);
 export const streaming = computed(() => isStreaming(state.value));
+/** An answer streams, an agent step runs, or a prompt waits on the user: keep the background up. */
+export const waiting = computed(() => isWaiting(state.value));
+export const pendingPrompt = computed(() => pendingPrompts(state.value));
+/** The step whose PERMISSION_RESPONSE is on its way, so a second click cannot answer it twice. */
+export const answeringStep = signal<string | undefined>(undefined);
 
 /** requestIds this sidebar sent, so it only follows conversations it started. */
 const ownRequests = new Set<string>();
 /** Chat text sent but not yet accepted: put back in the box if the background refuses it. */
 const unsentDrafts = new Map<string, string>();
 
+/** The requestId of each PERMISSION_RESPONSE in flight, by step: an ERROR reply re-enables the prompt. */
+const permissionRequests = new Map<string, string>();
+
 draft.subscribe((text) => localStorage.setItem(DRAFT_KEY, text));
+agentMode.subscribe((on) => localStorage.setItem(AGENT_KEY, String(on)));
 
 let windowId: number | undefined;
 
 const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
-  mustStayConnected: () => streaming.value,
+  mustStayConnected: () => waiting.value,
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
-    if (event.type === 'ERROR') restoreDraft(event.requestId);
+    if (event.type === 'ERROR') {
+      restoreDraft(event.requestId);
+      if (releasePrompt(event.requestId) && event.payload.code === 'NOT_FOUND') reloadOpenConversation();
+    }
     if (event.type === 'TEST_RESULT') testing.value = false;
     if (event.type === 'TOOL_RESULT' && ownRequests.has(event.requestId)) toolRunning.value = false;
     if (event.type.startsWith('VOICE_')) voiceInput.handle(event);
@@ -41,7 +56,8 @@ const client = new PortClient({
     const open = state.value.conversation?.id;
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
     else sessionStorage.removeItem(CONVERSATION_KEY);
-    client.setKeepalive(streaming.value);
+    forgetAnsweredPrompts();
+    client.setKeepalive(waiting.value);
   },
   onInvalidEvent: (error) => console.error('Jawad: invalid message from the background', error),
 });
@@ -74,6 +90,29 @@ function restoreDraft(requestId: string): void {
   if (text !== undefined && draft.value.trim() === '') draft.value = text;
 }
 
+function forgetAnsweredPrompts(): void {
+  const pending = new Set(pendingPrompt.value.map((step) => step.id));
+  for (const stepId of permissionRequests.keys()) if (!pending.has(stepId)) permissionRequests.delete(stepId);
+  if (answeringStep.value && !pending.has(answeringStep.value)) answeringStep.value = undefined;
+}
+
+/** The background refused an answer to a prompt: let the user answer again. True if it was one. */
+function releasePrompt(requestId: string): boolean {
+  for (const [stepId, sent] of permissionRequests) {
+    if (sent !== requestId) continue;
+    permissionRequests.delete(stepId);
+    if (answeringStep.value === stepId) answeringStep.value = undefined;
+    return true;
+  }
+  return false;
+}
+
+/** The prompt no longer waits in the background (the task ended or Jawad restarted): show what it stored. */
+function reloadOpenConversation(): void {
+  const conversationId = state.value.conversation?.id;
+  if (conversationId) send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
+}
+
 export function startSidebar(): void {
   client.start();
 }
@@ -88,7 +127,7 @@ export function sendChat(): void {
   if (!content || streaming.value) return;
   const requestId = send({
     type: 'CHAT_MESSAGE',
-    payload: { conversationId: state.value.conversation?.id ?? null, content, attachPage: attachPage.value, agent: false, windowId },
+    payload: { conversationId: state.value.conversation?.id ?? null, content, attachPage: attachPage.value, agent: agentMode.value, windowId },
   });
   unsentDrafts.set(requestId, draft.value);
   draft.value = '';
@@ -112,7 +151,7 @@ export function retry(messageId: string): void {
 }
 
 export function newConversation(): void {
-  state.value = { ...state.value, conversation: null, messages: [], banner: undefined };
+  state.value = { ...state.value, conversation: null, messages: [], steps: [], banner: undefined };
   sessionStorage.removeItem(CONVERSATION_KEY);
   view.value = 'chat';
 }
@@ -152,6 +191,24 @@ export function executeTool(toolName: string, parameters: Record<string, unknown
   toolRunning.value = true;
   state.value = { ...state.value, toolResult: undefined };
   send({ type: 'EXECUTE_TOOL', payload: { toolName, parameters, ...(windowId === undefined ? {} : { windowId }) } });
+}
+
+export function respondToPermission(stepId: string, decision: Decision): void {
+  if (answeringStep.value === stepId) return;
+  answeringStep.value = stepId;
+  permissionRequests.set(stepId, send({ type: 'PERMISSION_RESPONSE', payload: { stepId, decision } }));
+}
+
+export function loadGrants(): void {
+  send({ type: 'GET_GRANTS', payload: {} });
+}
+
+export function revokeGrant(grantId: string): void {
+  send({ type: 'REVOKE_GRANT', payload: { grantId } });
+}
+
+export function saveHarborOptions(options: HarborOptions): void {
+  send({ type: 'SAVE_HARBOR_OPTIONS', payload: options });
 }
 
 export function dismissBanner(): void {

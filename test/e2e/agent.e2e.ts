@@ -36,7 +36,7 @@ async function waitForPrompt(sidebar: Sidebar, after = ''): Promise<PromptView> 
         level: prompt.dataset.level ?? '',
         critical: prompt.dataset.critical ?? '',
         text: prompt.innerText,
-        allowSiteDisabled: (prompt.querySelector('[data-testid="decision-allow-site"]') as HTMLButtonElement | null)?.disabled ?? false,
+        allowSiteDisabled: prompt.querySelector('[data-testid="decision-allow-site"]')?.getAttribute('aria-disabled') === 'true',
       };
     },
     after,

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { browsersUnderTest, newProfileDir, sleep, type JawadBrowser } from './support/extension-browser';
+import { startFixtureServer } from '../support/fixture-server';
+import type { Reply } from '../support/provider-server';
 import { backToChat, configureProvider, markAnswersSeen, messages, openView, sendMessage, useFreshBrowserPerTest, waitForAnswer } from './support/flows';
 
 const FIREFOX_IDLE_MS = 2_000;
@@ -80,6 +82,39 @@ for (const browserName of browsersUnderTest()) {
       const all = await messages(jawad.sidebar);
       expect(all.map((m) => m.text)).toEqual(['What causes tides?', 'Tides are caused by the Moon.', 'And spring tides?', 'Spring tides happen at new and full moon.']);
       expect(all.every((m) => m.status === 'complete')).toBe(true);
+    });
+
+    it('never runs a step that was waiting for permission when the background stopped, and asks again on retry', async () => {
+      const jawad = await suite.launch({ firefoxIdleTimeoutMs: FIREFOX_IDLE_MS });
+      const fixtures = await startFixtureServer();
+      try {
+        await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${suite.provider.url}/v1`, model: 'test-model' });
+        await backToChat(jawad.sidebar);
+        const page = await jawad.openTab(`${fixtures.url}/agent-store.html`);
+        const placeOrder: Reply = { kind: 'openai-tool-stream', calls: [{ id: 'call_1', name: 'click', arguments: '{"selector":"#place-order"}' }] };
+        suite.provider.enqueue(placeOrder);
+        await jawad.sidebar.click('[data-testid="agent-toggle"]');
+        await sendMessage(jawad.sidebar, 'Buy this jacket');
+        await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid="permission-prompt"]'), null, 'the permission prompt', 20_000);
+
+        await jawad.stopBackground();
+        const interrupted = await waitForAnswer(jawad.sidebar, 20_000);
+        expect(interrupted.status).toBe('interrupted');
+        await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid="action-step"][data-status="interrupted"]'), null, 'the step marked interrupted', 20_000);
+        expect(await jawad.sidebar.eval((win) => win.document.querySelector('[data-testid="permission-prompt"]') === null, null)).toBe(true);
+        expect(await page.$eval('[data-testid="order-state"]', (el) => el.textContent)).toBe('No order yet.');
+
+        // Retry runs the task again: the submit is asked about again, never replayed on its own.
+        suite.provider.enqueue(placeOrder, { kind: 'openai-stream', chunks: ['You declined the order.'] });
+        await markAnswersSeen(jawad.sidebar);
+        await jawad.sidebar.click('article.message.assistant .message-footer button', 'Retry');
+        await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid="permission-prompt"][data-critical="true"]'), null, 'a new prompt', 20_000);
+        await jawad.sidebar.click('[data-testid="decision-deny"]');
+        expect((await waitForAnswer(jawad.sidebar, 20_000)).text).toContain('You declined the order.');
+        expect(await page.$eval('[data-testid="order-state"]', (el) => el.textContent)).toBe('No order yet.');
+      } finally {
+        await fixtures.close();
+      }
     });
   });
 }

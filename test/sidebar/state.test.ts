@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BackgroundEvent, ChatResponsePayload, Conversation, StoredMessage } from '../../src/protocol';
-import { applyEvent, initialState, isStreaming, type ChatState } from '../../src/sidebar/state';
+import type { AgentStep, BackgroundEvent, ChatResponsePayload, Conversation, StoredMessage } from '../../src/protocol';
+import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, type ChatState } from '../../src/sidebar/state';
 
 const OWN = 'user-00000001';
 const OTHER = 'user-00000002';
@@ -168,5 +168,123 @@ describe('applyEvent: other events', () => {
       { type: 'CONVERSATIONS', requestId: OWN, payload: { conversations: [] } },
     );
     expect(before).toEqual(snapshot);
+  });
+});
+
+const step = (id: string, extra: Partial<AgentStep> = {}): AgentStep => ({
+  id,
+  conversationId: 'c1',
+  messageId: 'a1',
+  requestId: `${OWN}:chat-00000001:agent-00000001`,
+  index: 0,
+  createdAt: 1,
+  tool: 'click',
+  params: { selector: '#go' },
+  site: 'http://127.0.0.1',
+  level: 'interact',
+  critical: false,
+  reasons: [],
+  egress: [],
+  verdict: 'ask',
+  grantable: true,
+  promptRaised: false,
+  status: 'running',
+  ...extra,
+});
+const logUpdate = (s: AgentStep, requestId = OWN): BackgroundEvent => ({ type: 'ACTION_LOG_UPDATE', requestId, payload: { step: s } });
+const permissionRequest = (s: AgentStep, requestId = OWN): BackgroundEvent => ({ type: 'PERMISSION_REQUEST', requestId, payload: { step: s } });
+
+describe('applyEvent: agent steps', () => {
+  it('adds a step of the open conversation and updates it in place as it progresses', () => {
+    let state = apply(showing(), permissionRequest(step('s1', { status: 'asking', promptRaised: true })));
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([['s1', 'asking']]);
+    state = apply(state, logUpdate(step('s1', { status: 'running', decision: 'allow-once' })));
+    state = apply(state, logUpdate(step('s1', { status: 'done', decision: 'allow-once', result: { success: true, summary: 'clicked button “Go”' }, duration: 42 })));
+    expect(state.steps).toHaveLength(1);
+    expect(state.steps[0]).toMatchObject({ status: 'done', decision: 'allow-once', duration: 42, result: { summary: 'clicked button “Go”' } });
+  });
+
+  it('keeps steps in index order whatever order their updates arrive in', () => {
+    const state = apply(
+      showing(),
+      logUpdate(step('s3', { index: 2 })),
+      logUpdate(step('s1', { index: 0 })),
+      logUpdate(step('s2', { index: 1 })),
+      logUpdate(step('s1', { index: 0, status: 'done' })),
+    );
+    expect(state.steps.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
+  });
+
+  it('ignores steps of a conversation that is not shown, even when this sidebar started them', () => {
+    const before = showing();
+    expect(apply(before, logUpdate(step('s1', { conversationId: 'c2' })))).toBe(before);
+    expect(applyEvent(before, logUpdate(step('s1', { conversationId: 'c2' }), OTHER), own)).toBe(before);
+  });
+
+  it('shows another window’s steps in the conversation this sidebar shows', () => {
+    const state = applyEvent(showing(), permissionRequest(step('s1', { status: 'asking' }), OTHER), own);
+    expect(pendingPrompts(state).map((s) => s.id)).toEqual(['s1']);
+  });
+
+  it('keeps its own request’s steps that arrive before their new conversation opens, and not another window’s', () => {
+    const fresh: ChatState = { ...initialState, conversations: [conv('c1')] };
+    const ownChain = `${OWN}:chat-0000000a:agent-0000000b`;
+    const early = step('s1', { conversationId: 'c2', messageId: 'a9', status: 'asking' });
+    expect(applyEvent(fresh, permissionRequest(early, OTHER), own).steps).toEqual([]);
+    let state = applyEvent(fresh, permissionRequest(early, ownChain), own);
+    expect(state.steps.map((s) => s.id)).toEqual(['s1']);
+    state = apply(state, chatEvent(start(conv('c2', 200), msg('u9', 'c2', 20), msg('a9', 'c2', 21, { role: 'assistant', content: '', status: 'streaming' }))));
+    expect(state.conversation?.id).toBe('c2');
+    expect(pendingPrompts(state).map((s) => s.id)).toEqual(['s1']);
+  });
+
+  it('CONVERSATION replaces the steps with the stored ones, sorted', () => {
+    let state = apply(showing(), logUpdate(step('old')));
+    state = apply(state, {
+      type: 'CONVERSATION',
+      requestId: OWN,
+      payload: { conversation: conv('c5'), messages: [msg('x', 'c5', 1)], steps: [step('b', { conversationId: 'c5', index: 1 }), step('a', { conversationId: 'c5', index: 0 })] },
+    });
+    expect(state.steps.map((s) => s.id)).toEqual(['a', 'b']);
+  });
+
+  it('switching to a new conversation or losing the open one clears the steps', () => {
+    const withSteps = apply(showing(), logUpdate(step('s1', { status: 'asking' })));
+    const switched = apply(withSteps, chatEvent(start(conv('c2', 200), msg('u9', 'c2', 20), msg('a9', 'c2', 21, { role: 'assistant', status: 'streaming' }))));
+    expect(switched.steps).toEqual([]);
+    const deleted = apply(withSteps, { type: 'CONVERSATIONS', requestId: OTHER, payload: { conversations: [] } });
+    expect(deleted.steps).toEqual([]);
+    expect(isWaiting(deleted)).toBe(false);
+  });
+
+  it('a retry drops the steps of the answers it replaces and keeps the earlier ones', () => {
+    const state0: ChatState = {
+      ...showing(),
+      messages: [msg('u1', 'c1', 10), msg('a1', 'c1', 11, { role: 'assistant' }), msg('u2', 'c1', 20), msg('a2', 'c1', 21, { role: 'assistant' })],
+      steps: [step('s1', { messageId: 'a1' }), step('s2', { messageId: 'a2', index: 1 })],
+    };
+    const state = apply(state0, chatEvent(start(conv('c1'), undefined, msg('a2b', 'c1', 30, { role: 'assistant', content: '', status: 'streaming' }), 'a2')));
+    expect(state.steps.map((s) => s.id)).toEqual(['s1']);
+  });
+
+  it('a prompt is pending while its step asks, and gone once the step is decided', () => {
+    let state = apply(showing(), logUpdate(step('s0', { status: 'done' })), permissionRequest(step('s1', { index: 1, status: 'asking' })));
+    expect(pendingPrompts(state).map((s) => s.id)).toEqual(['s1']);
+    state = apply(state, logUpdate(step('s1', { index: 1, status: 'denied', decision: 'deny' })));
+    expect(pendingPrompts(state)).toEqual([]);
+  });
+
+  it('counts a pending prompt or a running step as waiting on the background, finished steps not', () => {
+    const asking = apply(showing(), permissionRequest(step('s1', { status: 'asking' })));
+    expect(isStreaming(asking)).toBe(false);
+    expect(isWaiting(asking)).toBe(true);
+    expect(isWaiting(apply(asking, logUpdate(step('s1', { status: 'running' }))))).toBe(true);
+    expect(isWaiting(apply(asking, logUpdate(step('s1', { status: 'done' }))))).toBe(false);
+  });
+
+  it('GRANTS stores the grants and options, whoever asked', () => {
+    const grants = [{ id: 'g1', site: 'https://example.com', level: 'interact' as const, scope: 'site' as const, createdAt: 5 }];
+    const state = applyEvent(initialState, { type: 'GRANTS', requestId: OTHER, payload: { grants, options: { submitAlwaysAsks: false } } }, own);
+    expect(state.harbor).toEqual({ grants, options: { submitAlwaysAsks: false } });
   });
 });

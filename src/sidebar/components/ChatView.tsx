@@ -1,7 +1,18 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { dismissBanner, state, view } from '../store';
+import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
+import { PermissionPrompt } from './PermissionPrompt';
+
+const NO_STEPS: AgentStep[] = [];
+
+/** Each answer's steps, in the order they ran (state keeps them sorted by index). */
+function stepsByMessage(steps: AgentStep[]): Map<string, AgentStep[]> {
+  const grouped = new Map<string, AgentStep[]>();
+  for (const step of steps) grouped.set(step.messageId, [...(grouped.get(step.messageId) ?? []), step]);
+  return grouped;
+}
 
 function EmptyState() {
   const needsSetup = state.value.settings === null;
@@ -23,18 +34,20 @@ function EmptyState() {
 }
 
 export function ChatView() {
-  const { messages, banner } = state.value;
+  const { messages, banner, steps } = state.value;
   const list = useRef<HTMLDivElement>(null);
   const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant');
   const lastLength = messages.at(-1)?.content.length ?? 0;
+  const lastStep = steps.at(-1);
+  const grouped = stepsByMessage(steps);
   useEffect(() => {
     const element = list.current;
     if (element) element.scrollTop = element.scrollHeight;
-  }, [messages.length, lastLength]);
+  }, [messages.length, lastLength, steps.length, lastStep?.status]);
   return (
     <section class="chat" aria-label="Conversation">
       <div class="messages" ref={list} role="log" aria-live="polite">
-        {messages.length === 0 ? <EmptyState /> : messages.map((m) => <MessageItem key={m.id} message={m} canRetry={m === lastAssistant} />)}
+        {messages.length === 0 ? <EmptyState /> : messages.map((m) => <MessageItem key={m.id} message={m} steps={grouped.get(m.id) ?? NO_STEPS} canRetry={m === lastAssistant} />)}
       </div>
       {banner && (
         <div class="banner" role="alert" data-code={banner.code}>
@@ -44,6 +57,7 @@ export function ChatView() {
           </button>
         </div>
       )}
+      <PermissionPrompt />
       <Composer />
     </section>
   );

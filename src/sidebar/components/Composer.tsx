@@ -1,4 +1,4 @@
-import { attachPage, connection, draft, sendChat, stopGeneration, streaming, summarizePage, voiceInput } from '../store';
+import { agentMode, attachPage, connection, draft, sendChat, stopGeneration, streaming, summarizePage, voiceInput } from '../store';
 import { voice } from '../voice/controller';
 import { VoiceBar } from './VoiceBar';
 
@@ -33,10 +33,22 @@ export function Composer() {
         onKeyDown={onKeyDown}
       />
       <div class="composer-actions">
-        <label class="attach">
-          <input type="checkbox" checked={attachPage.value} onChange={(event) => (attachPage.value = (event.target as HTMLInputElement).checked)} />
-          Include this page
-        </label>
+        <div class="composer-options">
+          <label class="attach">
+            <input type="checkbox" checked={attachPage.value} onChange={(event) => (attachPage.value = (event.target as HTMLInputElement).checked)} />
+            Include this page
+          </label>
+          <label class="attach agent-switch" title="Let Jawad click, type and navigate on the page. It asks before anything that matters.">
+            <input
+              type="checkbox"
+              role="switch"
+              data-testid="agent-toggle"
+              checked={agentMode.value}
+              onChange={(event) => (agentMode.value = (event.target as HTMLInputElement).checked)}
+            />
+            Act on page
+          </label>
+        </div>
         <button
           type="button"
           class="mic"

@@ -1,5 +1,6 @@
-import type { StoredMessage } from '../../protocol';
+import type { AgentStep, StoredMessage } from '../../protocol';
 import { retry } from '../store';
+import { ActionLog } from './ActionLog';
 import { Markdown } from './Markdown';
 
 const STATUS_TEXT: Partial<Record<StoredMessage['status'], string>> = {
@@ -23,7 +24,7 @@ function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   );
 }
 
-export function MessageItem({ message, canRetry }: { message: StoredMessage; canRetry: boolean }) {
+export function MessageItem({ message, steps, canRetry }: { message: StoredMessage; steps: AgentStep[]; canRetry: boolean }) {
   const isUser = message.role === 'user';
   return (
     <article
@@ -35,7 +36,8 @@ export function MessageItem({ message, canRetry }: { message: StoredMessage; can
     >
       {message.page && <PageChip page={message.page} />}
       {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
-      {message.status === 'streaming' && message.content === '' && <p class="thinking">Thinking…</p>}
+      {!isUser && <ActionLog steps={steps} />}
+      {message.status === 'streaming' && message.content === '' && steps.length === 0 && <p class="thinking">Thinking…</p>}
       {message.error && message.status !== 'stopped' && (
         <p class="message-error" role="alert">
           {message.error.message}

@@ -9,6 +9,7 @@ import {
 } from '../../protocol';
 import { saveSettings, state, testConnection, testing } from '../store';
 import { useDerivedState } from './use-derived-state';
+import { GrantsSettings } from './GrantsSettings';
 import { VoiceSettingsForm } from './VoiceSettingsForm';
 
 interface Form {
@@ -163,6 +164,7 @@ export function SettingsView() {
       <p class="hint">Your key is kept in the extension’s own storage, out of reach of web pages, and sent only to the base URL above.</p>
     </form>
     <VoiceSettingsForm />
+    <GrantsSettings />
     </div>
   );
 }

@@ -1,0 +1,308 @@
+/**
+ * The agent as the user meets it in the real sidebar: the "Act on page" switch, Harbor's permission
+ * prompt (keyboard, untrusted page text, critical actions), the live action log, and the grants in
+ * Settings → Permissions — checked against what the page itself recorded.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { Reply } from '../support/provider-server';
+import { browsersUnderTest, sleep, type Sidebar } from './support/extension-browser';
+import { backToChat, openView, sendMessage, useReadyJawad, waitForAnswer, type ChatSuite } from './support/flows';
+
+interface ShownStep {
+  status: string;
+  tool: string;
+  decision: string;
+  text: string;
+}
+
+interface ShownPrompt {
+  stepId: string;
+  level: string;
+  critical: string;
+  role: string | null;
+  title: string;
+  text: string;
+  focusInside: boolean;
+  buttons: Array<{ id: string; tabbable: boolean; ariaDisabled: boolean }>;
+}
+
+const toolCall = (name: string, args: Record<string, unknown>): Reply => ({
+  kind: 'openai-tool-stream',
+  calls: [{ id: `call_${name}`, name, arguments: JSON.stringify(args) }],
+});
+const finalText = (text: string): Reply => ({ kind: 'openai-stream', chunks: [text] });
+
+const pageState = (page: Page) => page.$eval('#state', (el) => el.textContent ?? '');
+
+function agentSwitchOn(sidebar: Sidebar): Promise<boolean> {
+  return sidebar.eval((win) => (win.document.querySelector('[data-testid=agent-toggle]') as HTMLInputElement | null)?.checked ?? false, null);
+}
+
+/** A new chat with "Act on page" on, and the task sent. */
+async function startTask(suite: ChatSuite, task: string): Promise<void> {
+  const { sidebar } = suite.jawad;
+  await backToChat(sidebar);
+  await sidebar.click('.top-bar nav button', 'New chat');
+  if (!(await agentSwitchOn(sidebar))) await sidebar.click('[data-testid=agent-toggle]');
+  await sendMessage(sidebar, task);
+}
+
+async function waitForPrompt(sidebar: Sidebar): Promise<ShownPrompt> {
+  const shown = await sidebar.waitFor(
+    (win) => {
+      const prompt = win.document.querySelector<HTMLElement>('[data-testid=permission-prompt]');
+      if (!prompt) return null;
+      return {
+        stepId: prompt.dataset.stepId ?? '',
+        level: prompt.dataset.level ?? '',
+        critical: prompt.dataset.critical ?? '',
+        role: prompt.getAttribute('role'),
+        title: win.document.getElementById(prompt.getAttribute('aria-labelledby') ?? '')?.innerText ?? '',
+        text: prompt.innerText,
+        focusInside: prompt.contains(win.document.activeElement),
+        buttons: Array.from(prompt.querySelectorAll<HTMLButtonElement>('button[data-testid^=decision-]')).map((button) => ({
+          id: button.dataset.testid ?? '',
+          tabbable: !button.disabled && button.tabIndex >= 0,
+          ariaDisabled: button.getAttribute('aria-disabled') === 'true',
+        })),
+      };
+    },
+    null,
+    'the permission prompt',
+    15_000,
+  );
+  return shown!;
+}
+
+function shownSteps(sidebar: Sidebar): Promise<ShownStep[]> {
+  return sidebar.eval(
+    (win) =>
+      Array.from(win.document.querySelectorAll<HTMLElement>('article.message.assistant:last-of-type [data-testid=action-step]')).map((item) => ({
+        status: item.dataset.status ?? '',
+        tool: item.dataset.tool ?? '',
+        decision: item.dataset.decision ?? '',
+        text: item.innerText,
+      })),
+    null,
+  );
+}
+
+/** Waits until the last answer's log shows a step with this status, and returns the log. */
+async function waitForStepStatus(sidebar: Sidebar, status: string): Promise<ShownStep[]> {
+  await sidebar.waitFor(
+    (win, wanted) => Array.from(win.document.querySelectorAll<HTMLElement>('article.message.assistant:last-of-type [data-testid=action-step]')).some((item) => item.dataset.status === wanted),
+    status,
+    `a step that is ${status}`,
+    15_000,
+  );
+  return shownSteps(sidebar);
+}
+
+function promptGone(sidebar: Sidebar): Promise<boolean> {
+  return sidebar.waitFor((win) => !win.document.querySelector('[data-testid=permission-prompt]'), null, 'the prompt to close');
+}
+
+async function openPermissions(sidebar: Sidebar): Promise<void> {
+  await openView(sidebar, 'Settings');
+  await sidebar.waitFor((win) => win.document.querySelector('[data-testid=grants-list], [data-testid=grants-empty]'), null, 'the Permissions section');
+}
+
+function grantRows(sidebar: Sidebar): Promise<Array<{ site: string; level: string; scope: string; text: string }>> {
+  return sidebar.eval(
+    (win) =>
+      Array.from(win.document.querySelectorAll<HTMLElement>('[data-testid=grant-row]')).map((row) => ({
+        site: row.dataset.site ?? '',
+        level: row.dataset.level ?? '',
+        scope: row.dataset.scope ?? '',
+        text: row.innerText,
+      })),
+    null,
+  );
+}
+
+for (const browserName of browsersUnderTest()) {
+  describe(`the agent in the ${browserName} sidebar`, () => {
+    const suite = useReadyJawad(browserName);
+
+    it('"Act on page" starts off and is remembered when the sidebar reopens', async () => {
+      const { sidebar } = suite.jawad;
+      expect(await agentSwitchOn(sidebar)).toBe(false);
+      expect(await sidebar.text('label.agent-switch')).toContain('Act on page');
+      await sidebar.click('[data-testid=agent-toggle]');
+      await sidebar.eval((win) => {
+        // Marks this document, so the wait below knows the reloaded one from it.
+        (win as unknown as { __old?: boolean }).__old = true;
+        win.location.reload();
+      }, null);
+      await sidebar.waitFor(
+        (win) => !(win as unknown as { __old?: boolean }).__old && win.document.querySelector('[data-testid=agent-toggle]'),
+        null,
+        'the reloaded sidebar',
+      );
+      expect(await agentSwitchOn(sidebar)).toBe(true);
+    });
+
+    it('asks before a click, runs it on "Allow once", and logs the step live', async () => {
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
+      suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('I pressed Go.'));
+      await startTask(suite, 'click the Go button');
+      const { sidebar } = suite.jawad;
+
+      const prompt = await waitForPrompt(sidebar);
+      expect(prompt.role).toBe('alertdialog');
+      expect(prompt.level).toBe('interact');
+      expect(prompt.critical).toBe('false');
+      expect(prompt.title).toContain('click');
+      expect(prompt.title).toContain('127.0.0.1');
+      expect(prompt.text).toContain('button');
+      expect(prompt.text).toContain('“Go”');
+      expect(prompt.text).toContain('agent-ui.html');
+      expect(prompt.focusInside).toBe(true);
+      expect(prompt.buttons.map((b) => b.id)).toEqual(['decision-allow-once', 'decision-allow-site', 'decision-allow-session', 'decision-deny', 'decision-deny-all']);
+      expect(prompt.buttons.every((b) => b.tabbable && !b.ariaDisabled)).toBe(true);
+      // While the user decides, the page is untouched and the log says the step waits.
+      expect(await pageState(page)).toContain('go=0');
+      expect((await shownSteps(sidebar)).map((s) => s.status)).toEqual(['asking']);
+
+      await sidebar.click('[data-testid=decision-allow-once]');
+      await promptGone(sidebar);
+      const answer = await waitForAnswer(sidebar);
+      expect(answer.text).toContain('I pressed Go.');
+      const [step] = await waitForStepStatus(sidebar, 'done');
+      expect(step).toMatchObject({ status: 'done', tool: 'click', decision: 'allow-once' });
+      expect(step!.text).toContain('#go');
+      expect(step!.text).toContain('allowed once');
+      expect(step!.text).toMatch(/\d+ ms|\d(\.\d)? s/);
+      expect(await pageState(page)).toContain('go=1');
+
+      const chat = suite.provider.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.json as { tools?: unknown[] });
+      expect(chat[0]?.tools?.length).toBeGreaterThan(0);
+    });
+
+    it('shows page text as plain text, the data that would leave in full, and Escape denies', async () => {
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
+      const note = `Meet at <b>noon</b> ${'then more words '.repeat(50)}end.`;
+      suite.provider.enqueue(toolCall('fill', { selector: '#note', text: note }), finalText('Understood, I left the note alone.'));
+      await startTask(suite, 'write a note');
+      const { sidebar } = suite.jawad;
+
+      const prompt = await waitForPrompt(sidebar);
+      expect(prompt.focusInside).toBe(true);
+      expect(prompt.text).toContain('<img src=x onerror="parent.__pwned=1">Note');
+      expect(prompt.text).toContain('[U+202E]txt.exe');
+      const egress = await sidebar.eval((win) => {
+        const block = win.document.querySelector('[data-testid=egress] pre') as HTMLElement;
+        return { text: block.textContent ?? '', font: win.getComputedStyle(block).fontFamily, expand: (block.parentElement?.querySelector('button') as HTMLElement | null)?.innerText ?? '' };
+      }, null);
+      expect(egress.text.startsWith('Meet at <b>noon</b> then more words')).toBe(true);
+      expect(egress.text.length).toBeLessThan(note.length);
+      expect(egress.font).toMatch(/mono/i);
+      expect(egress.expand).toBe(`Show all (${note.length.toLocaleString('en-US')} characters)`);
+      await sidebar.click('[data-testid=egress] button', 'Show all');
+      expect(await sidebar.eval((win) => win.document.querySelector('[data-testid=egress] pre')?.textContent, null)).toBe(note);
+      const injected = await sidebar.eval(
+        (win) => ({ markup: win.document.querySelectorAll('.permission-prompt img, .permission-prompt b').length, pwned: (win as unknown as { __pwned?: number }).__pwned ?? 0 }),
+        null,
+      );
+      expect(injected).toEqual({ markup: 0, pwned: 0 });
+
+      await sidebar.eval((win) => {
+        win.document.activeElement?.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      }, null);
+      await promptGone(sidebar);
+      const answer = await waitForAnswer(sidebar);
+      expect(answer.text).toContain('Understood, I left the note alone.');
+      const [step] = await shownSteps(sidebar);
+      expect(step).toMatchObject({ status: 'denied', tool: 'fill', decision: 'deny' });
+      expect(step!.text).toContain('denied by you');
+      expect(await pageState(page)).toContain('note=;');
+    });
+
+    it('offers only "Allow once" for a critical action, and "Deny all" stops the task', async () => {
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
+      suite.provider.enqueue(toolCall('click', { selector: '#buy' }), finalText('This must never be asked for.'));
+      const before = suite.provider.requests.length;
+      await startTask(suite, 'buy it');
+      const { sidebar } = suite.jawad;
+
+      const prompt = await waitForPrompt(sidebar);
+      expect(prompt.critical).toBe('true');
+      expect(await sidebar.text('.permission-prompt .critical-badge')).toMatch(/critical/i);
+      expect(prompt.text).toContain('Critical actions and form submissions always ask');
+      const blocked = prompt.buttons.filter((b) => b.ariaDisabled).map((b) => b.id);
+      expect(blocked).toEqual(['decision-allow-site', 'decision-allow-session']);
+      expect(prompt.buttons.every((b) => b.tabbable)).toBe(true);
+
+      await sidebar.click('[data-testid=decision-allow-site]');
+      await sleep(500);
+      expect((await waitForPrompt(sidebar)).stepId).toBe(prompt.stepId);
+      expect(await pageState(page)).toContain('bought=false');
+
+      await sidebar.click('[data-testid=decision-deny-all]');
+      await promptGone(sidebar);
+      await waitForAnswer(sidebar);
+      const [step] = await shownSteps(sidebar);
+      expect(step).toMatchObject({ tool: 'click', decision: 'deny-all' });
+      expect(step!.text).toContain('task stopped by you');
+      expect(await pageState(page)).toContain('bought=false');
+      expect(suite.provider.requests.slice(before).filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
+    });
+
+    it('"Allow on this site" is listed in Settings → Permissions, lets the next click through, and can be revoked', async () => {
+      const { sidebar } = suite.jawad;
+      await openPermissions(sidebar);
+      expect(await grantRows(sidebar)).toEqual([]);
+      expect(await sidebar.text('[data-testid=grants-empty]')).toContain('No permissions granted');
+
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
+      suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Pressed.'));
+      await startTask(suite, 'click Go');
+      await waitForPrompt(sidebar);
+      await sidebar.click('[data-testid=decision-allow-site]');
+      await waitForAnswer(sidebar);
+      expect((await shownSteps(sidebar))[0]).toMatchObject({ status: 'done', decision: 'allow-site' });
+      expect(await pageState(page)).toContain('go=1');
+
+      await openPermissions(sidebar);
+      const rows = await sidebar.waitFor(
+        (win) => win.document.querySelectorAll('[data-testid=grant-row]').length > 0 && Array.from(win.document.querySelectorAll<HTMLElement>('[data-testid=grant-row]')).map((row) => row.innerText),
+        null,
+        'the new grant',
+      );
+      expect(rows).toHaveLength(1);
+      const [grant] = await grantRows(sidebar);
+      expect(grant).toMatchObject({ level: 'interact', scope: 'site' });
+      expect(grant!.site).toContain('127.0.0.1');
+      expect(grant!.text).toContain('127.0.0.1');
+      expect(grant!.text).toContain('this site');
+
+      // The grant at work: the same kind of action on the same site no longer asks.
+      suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Pressed again.'));
+      await startTask(suite, 'click Go again');
+      await waitForAnswer(suite.jawad.sidebar);
+      expect((await shownSteps(sidebar))[0]).toMatchObject({ status: 'done', decision: 'auto-approve' });
+      expect(await pageState(page)).toContain('go=2');
+
+      await openPermissions(sidebar);
+      await sidebar.click('[data-testid=revoke-grant]');
+      await sidebar.waitFor((win) => win.document.querySelector('[data-testid=grants-empty]'), null, 'the grant to go');
+      expect(await grantRows(sidebar)).toEqual([]);
+    });
+
+    it('"Always ask before submitting forms" is saved', async () => {
+      const { sidebar } = suite.jawad;
+      const checked = () => sidebar.eval((win) => (win.document.querySelector('[data-testid=submit-always-asks]') as HTMLInputElement).checked, null);
+      await openPermissions(sidebar);
+      expect(await checked()).toBe(true);
+      await sidebar.click('[data-testid=submit-always-asks]');
+      await backToChat(sidebar);
+      await openPermissions(sidebar);
+      await sidebar.waitFor((win) => !(win.document.querySelector('[data-testid=submit-always-asks]') as HTMLInputElement).checked, null, 'the option to stay off');
+      await sidebar.click('[data-testid=submit-always-asks]');
+      await backToChat(sidebar);
+      await openPermissions(sidebar);
+      await sidebar.waitFor((win) => (win.document.querySelector('[data-testid=submit-always-asks]') as HTMLInputElement).checked, null, 'the option to be back on');
+    });
+  });
+}
