@@ -1,21 +1,20 @@
 /**
  * Acting on the page like a person would, and checking it worked: scroll into view, wait until
- * the element stops moving, refuse when something else would take the click, and read the value
- * back after changing it. Frameworks learn of a new value from input/change events, so those are
- * always sent. The value goes through the prototype's native setter: from this isolated world a
- * page's own `value` override (React's value tracker) is invisible anyway, and the native setter
- * keeps that true should this code ever run in the page's world.
+ * the element stops moving, refuse when something else would take the click, fire the events
+ * frameworks listen to, and read the result back (after the page's framework has re-rendered).
+ * The pieces: actions/gestures.ts (pointer and keys), actions/editing.ts (fields and editors),
+ * actions/choose.ts (native and custom selects).
  */
 import { JawadError } from '../protocol/errors';
 import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/messages';
+import { selectOption, widgetValue } from './actions/choose';
+import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
+import { afterFrameworks, keyboardEvent, type Modifiers, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
-import { coveredBy, isStyledChoice } from './snapshot/walk';
-
-const STABLE_FRAMES = 2;
-const STABLE_TIMEOUT_MS = 1_000;
 
 const MAX_READ = 20_000;
-const MAX_KEYSTROKES = 2_000;
+/** How long a checkbox may take to show its new state (a framework re-rendering it). */
+const CHECK_READBACK_MS = 500;
 
 interface Resolved {
   element: Element;
@@ -37,100 +36,10 @@ export function resolveTarget(target: Target, refs: RefRegistry): Resolved {
   return { element, label: target.selector, isPage: false };
 }
 
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** Waits until the element's box is the same for two checks in a row (animations, layout shifts). */
-async function settle(element: Element): Promise<DOMRect> {
-  const deadline = performance.now() + STABLE_TIMEOUT_MS;
-  let previous = element.getBoundingClientRect();
-  let stable = 0;
-  while (stable < STABLE_FRAMES && performance.now() < deadline) {
-    await pause(16);
-    const rect = element.getBoundingClientRect();
-    stable = rect.x === previous.x && rect.y === previous.y && rect.width === previous.width && rect.height === previous.height ? stable + 1 : 0;
-    previous = rect;
-  }
-  return previous;
-}
-
-/** The element that really receives the click: a visually hidden checkbox is clicked through its label. */
-function clickTarget(element: Element): Element {
-  if (isStyledChoice(element) && !element.checkVisibility({ opacityProperty: true })) {
-    return (element as HTMLInputElement).labels?.[0] ?? element;
-  }
-  return element;
-}
-
-async function prepare(element: Element, label: string): Promise<Element> {
-  if (!element.isConnected) throw new JawadError('STALE_REF', `${label} is no longer on the page. Take a new snapshot.`);
-  const target = clickTarget(element);
-  if (!target.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
-    throw new JawadError('NOT_VISIBLE', `${label} is not visible, so a person could not click it.`);
-  }
-  target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  const rect = await settle(target);
-  const cover = coveredBy(target, rect, window);
-  if (cover) throw new JawadError('COVERED', `${label} is covered by ${cover}, which would get the click instead.`, { coveredBy: cover });
-  return target;
-}
-
-function pointerSequence(target: Element): void {
-  const init = { bubbles: true, cancelable: true, composed: true, view: window };
-  target.dispatchEvent(new PointerEvent('pointerover', init));
-  target.dispatchEvent(new MouseEvent('mouseover', init));
-  target.dispatchEvent(new PointerEvent('pointerdown', init));
-  target.dispatchEvent(new MouseEvent('mousedown', init));
-  (target as HTMLElement).focus?.({ preventScroll: true });
-  target.dispatchEvent(new PointerEvent('pointerup', init));
-  target.dispatchEvent(new MouseEvent('mouseup', init));
-  (target as HTMLElement).click();
-}
-
-function setNativeValue(element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')?.set;
-  if (setter) setter.call(element, value);
-  else element.value = value;
-  element.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText', data: value }));
-  element.dispatchEvent(new Event('change', { bubbles: true }));
-}
-
-function isTextField(element: Element): element is HTMLInputElement | HTMLTextAreaElement {
-  if (element.localName === 'textarea') return true;
-  if (element.localName !== 'input') return false;
-  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes((element as HTMLInputElement).type);
-}
-
 async function fill(element: Element, label: string, text: string): Promise<ActionOutcome> {
-  if (element.localName === 'select') return select(element, label, text);
-  await prepare(element, label);
-  if (isTextField(element)) {
-    if (element.disabled || element.readOnly) throw new JawadError('EXECUTION_ERROR', `${label} cannot be edited (it is ${element.disabled ? 'disabled' : 'read-only'}).`);
-    element.focus({ preventScroll: true });
-    setNativeValue(element, text);
-    return { action: 'fill', target: label, value: element.value };
-  }
-  if ((element as HTMLElement).isContentEditable) {
-    (element as HTMLElement).focus({ preventScroll: true });
-    document.execCommand('selectAll');
-    document.execCommand('insertText', false, text);
-    return { action: 'fill', target: label, value: (element as HTMLElement).innerText };
-  }
-  throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be filled.`);
-}
-
-async function select(element: Element, label: string, choice: string): Promise<ActionOutcome> {
-  if (element.localName !== 'select') throw new JawadError('EXECUTION_ERROR', `${label} is not a drop-down list (select).`);
-  await prepare(element, label);
-  const selectElement = element as HTMLSelectElement;
-  const options = Array.from(selectElement.options);
-  const wanted = choice.trim().toLowerCase();
-  const option = options.find((o) => o.value === choice) ?? options.find((o) => o.text.trim().toLowerCase() === wanted);
-  if (!option) {
-    throw new JawadError('EXECUTION_ERROR', `${label} has no option “${choice}”.`, { options: options.map((o) => ({ value: o.value, text: o.text.trim() })) });
-  }
-  if (option.disabled) throw new JawadError('EXECUTION_ERROR', `The option “${option.text.trim()}” of ${label} is disabled.`);
-  setNativeValue(selectElement, option.value);
-  return { action: 'select', target: label, value: selectElement.selectedOptions[0]?.text.trim() ?? '' };
+  if (element.localName === 'select') return selectOption(element, label, text);
+  if (!isTextField(element) && !editingHost(element)) throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be filled.`);
+  return { action: 'fill', target: label, ...(await fillText(element, label, text)) };
 }
 
 function checkedState(element: Element): boolean | undefined {
@@ -144,23 +53,12 @@ async function setChecked(element: Element, label: string, want: boolean): Promi
   if (before === undefined) throw new JawadError('EXECUTION_ERROR', `${label} is not a checkbox, radio button or switch.`);
   if (before !== want) {
     pointerSequence(await prepare(element, label));
-    await pause(0);
+    await afterFrameworks();
+    await waitFor(() => checkedState(element) === want, CHECK_READBACK_MS);
   }
   const after = checkedState(element);
   if (after !== want) throw new JawadError('EXECUTION_ERROR', `${label} is still ${after ? 'checked' : 'unchecked'} after clicking it.`);
   return { action: want ? 'check' : 'uncheck', target: label, checked: after };
-}
-
-function keyboardEvent(type: string, key: string, modifiers: Modifiers): KeyboardEvent {
-  const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : '') : key;
-  return new KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, composed: true, ...modifiers });
-}
-
-interface Modifiers {
-  ctrlKey: boolean;
-  shiftKey: boolean;
-  altKey: boolean;
-  metaKey: boolean;
 }
 
 /** "Control+Shift+a" → the key and its modifiers. */
@@ -181,10 +79,24 @@ function deepActiveElement(): Element | null {
   return active;
 }
 
+const isActivatable = (target: Element) =>
+  target.localName === 'button' || (target.localName === 'a' && target.hasAttribute('href')) || target.getAttribute('role') === 'button';
+
+/** What the browser would do for the key, since synthetic key events do none of it; returns what happened. */
+function keyEffect(target: Element, key: string, modifiers: Modifiers): string | undefined {
+  const plain = !modifiers.ctrlKey && !modifiers.metaKey && !modifiers.altKey;
+  if (plain && isEditable(target)) return keyEdit(target, key);
+  if ((key === 'Enter' || key === ' ') && isActivatable(target)) {
+    (target as HTMLElement).click();
+    return 'clicked';
+  }
+  return undefined;
+}
+
 /**
- * Presses a key on the element (or whatever has focus). Synthetic key events do not trigger the
- * browser's own default actions, so the ones a person relies on are carried out here: Enter in a
- * form field submits the form, Enter or Space on a button or link clicks it.
+ * Presses a key on the element (or whatever has focus), with the default actions a person relies
+ * on: Enter in a form field submits the form, Enter or Space on a button or link clicks it, and in
+ * a text field or editor keys type, delete and break lines.
  */
 async function press(resolved: Resolved, keys: string): Promise<ActionOutcome> {
   const { key, modifiers } = parseKeys(keys);
@@ -193,40 +105,18 @@ async function press(resolved: Resolved, keys: string): Promise<ActionOutcome> {
     target = await prepare(target, resolved.label);
     (target as HTMLElement).focus?.({ preventScroll: true });
   }
+  target = editingHost(target) ?? target;
   const accepted = target.dispatchEvent(keyboardEvent('keydown', key, modifiers));
-  let effect: string | undefined;
-  if (accepted && key === 'Enter' && isTextField(target) && target.localName === 'input' && target.form) {
-    target.form.requestSubmit();
-    effect = 'submitted the form';
-  } else if (accepted && (key === 'Enter' || key === ' ') && (target.localName === 'button' || (target.localName === 'a' && target.hasAttribute('href')) || target.getAttribute('role') === 'button')) {
-    (target as HTMLElement).click();
-    effect = 'clicked';
-  }
+  const producesCharacter = key === 'Enter' || [...key].length === 1;
+  const pressed = accepted && (!producesCharacter || target.dispatchEvent(keyboardEvent('keypress', key, modifiers)));
+  const effect = pressed ? keyEffect(target, key, modifiers) : undefined;
   target.dispatchEvent(keyboardEvent('keyup', key, modifiers));
+  await afterFrameworks();
   return { action: 'press', target: resolved.label, result: { key: keys, defaultPrevented: !accepted, ...(effect ? { effect } : {}) } };
 }
 
-/** Types after what is already there, one keystroke at a time, like a person. */
 async function type(element: Element, label: string, text: string): Promise<ActionOutcome> {
-  await prepare(element, label);
-  const field = element as HTMLInputElement;
-  const editable = isTextField(element) || (element as HTMLElement).isContentEditable;
-  if (!editable) throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be typed into.`);
-  (element as HTMLElement).focus({ preventScroll: true });
-  if (isTextField(element)) {
-    field.setSelectionRange?.(field.value.length, field.value.length);
-  } else {
-    getSelection()?.selectAllChildren(element);
-    getSelection()?.collapseToEnd();
-  }
-  const keystrokes = text.length <= MAX_KEYSTROKES ? Array.from(text) : [text];
-  for (const chunk of keystrokes) {
-    const none = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false };
-    const accepted = element.dispatchEvent(keyboardEvent('keydown', chunk, none));
-    if (accepted) document.execCommand('insertText', false, chunk);
-    element.dispatchEvent(keyboardEvent('keyup', chunk, none));
-  }
-  return { action: 'type', target: label, value: isTextField(element) ? field.value : (element as HTMLElement).innerText };
+  return { action: 'type', target: label, ...(await typeText(element, label, text)) };
 }
 
 function hover(target: Element): void {
@@ -255,6 +145,13 @@ function scroll(resolved: Resolved, options: ActOptions): ActionOutcome {
   return { action: 'scroll', target: label, result: { x: Math.round(element.scrollLeft), y: Math.round(element.scrollTop), atEnd } };
 }
 
+/** A field's value; for editors and custom widgets, what they show as their value. */
+function valueOf(element: Element): string | null {
+  if (isTextField(element) || element.localName === 'select') return (element as HTMLInputElement).value;
+  if (editingHost(element)) return textOf(element);
+  return widgetValue(element) ?? (element as HTMLInputElement).value ?? null;
+}
+
 function read(resolved: Resolved, options: ActOptions): unknown {
   const { element, isPage } = resolved;
   const cap = (text: string) => (text.length > MAX_READ ? `${text.slice(0, MAX_READ)}…` : text);
@@ -264,7 +161,7 @@ function read(resolved: Resolved, options: ActOptions): unknown {
     case 'title':
       return document.title;
     case 'value':
-      return (element as HTMLInputElement).value ?? null;
+      return valueOf(element);
     case 'attribute':
       if (!options.name) throw new JawadError('VALIDATION_ERROR', 'Say which attribute to read (name).');
       return element.getAttribute(options.name);
@@ -282,7 +179,7 @@ function test(element: Element, what: ActOptions['what']): boolean {
     case 'checked':
       return checkedState(element) === true;
     case 'editable':
-      return (isTextField(element) && !(element as HTMLInputElement).readOnly && !(element as HTMLInputElement).disabled) || (element as HTMLElement).isContentEditable;
+      return isEditable(element);
     default:
       return element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   }
@@ -296,6 +193,7 @@ export async function act(action: Action, target: Target, value: string | undefi
   switch (action) {
     case 'click':
       pointerSequence(await prepare(element, label));
+      await afterFrameworks();
       return { action, target: label };
     case 'dblclick': {
       const clicked = await prepare(element, label);
@@ -317,7 +215,7 @@ export async function act(action: Action, target: Target, value: string | undefi
     case 'press':
       return press(resolved, value ?? '');
     case 'select':
-      return select(element, label, value ?? '');
+      return selectOption(element, label, value ?? '');
     case 'check':
     case 'uncheck':
       return setChecked(element, label, action === 'check');

@@ -39,7 +39,7 @@ for (const browserName of browsersUnderTest()) {
       expect(await appState(page)).toContain('subscribe=false');
 
       const missing = await tool(jawad, 'select_option', { ref: refs.size, option: 'XXL' });
-      expect(missing.error?.code).toBe('EXECUTION_ERROR');
+      expect(missing.error?.code).toBe('NOT_FOUND');
       expect(missing.error?.message).toContain('has no option “XXL”');
       expect(missing.error?.details).toMatchObject({ options: expect.arrayContaining([{ value: 'L', text: 'Large' }]) });
     });

@@ -4,24 +4,44 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures');
+const MODULES = resolve(import.meta.dirname, '../../node_modules');
+/** Real framework builds for the React and Vue fixture apps, straight from node_modules (no network, no build step). */
+const VENDOR: Record<string, string> = {
+  '/vendor/react.js': join(MODULES, 'react/umd/react.production.min.js'),
+  '/vendor/react-dom.js': join(MODULES, 'react-dom/umd/react-dom.production.min.js'),
+  '/vendor/vue.js': join(MODULES, 'vue/dist/vue.global.prod.js'),
+};
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json' };
+
+export interface FixtureRequest {
+  /** The Host header: "127.0.0.1:PORT" or "localhost:PORT". */
+  host: string;
+  /** The request target with its query string. */
+  url: string;
+}
 
 export interface FixtureServer {
   /** e.g. http://127.0.0.1:PORT */
   url: string;
   /** Paths requested, in order (to prove what a page or the extension fetched). */
   hits: string[];
+  /** Every request with the host it was addressed to (127.0.0.1 and localhost are different sites). */
+  requests: FixtureRequest[];
   close(): Promise<void>;
 }
 
 /** Serves test/fixtures on 127.0.0.1 — realistic pages for the extension to read. */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const hits: string[] = [];
+  const requests: FixtureRequest[] = [];
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     hits.push(path);
-    const file = normalize(join(FIXTURES, path));
-    if (!file.startsWith(FIXTURES) || !existsSync(file) || !statSync(file).isFile()) {
+    requests.push({ host: request.headers.host ?? '', url: request.url ?? '/' });
+    // A frame that never loads (test/e2e/bad-input.e2e.ts): the request stays open until the server closes.
+    if (path === '/never-loads') return;
+    const file = VENDOR[path] ?? normalize(join(FIXTURES, path));
+    if ((!VENDOR[path] && !file.startsWith(FIXTURES)) || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
@@ -33,6 +53,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    requests,
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
 }

@@ -1,0 +1,194 @@
+/**
+ * Changing text the way the page expects to hear about it.
+ *
+ * Text fields: the value goes through the prototype's native setter and input/change follow. From
+ * this isolated world a page's own `value` override (React's value tracker) is invisible anyway, and
+ * the native setter keeps that true should this code ever run in the page's world.
+ *
+ * Typing, and editors (contenteditable): each edit is announced with a cancelable `beforeinput`
+ * first, because editors such as Lexical, Slate and ProseMirror cancel it and apply the edit to
+ * their own model. If the page lets it through, `execCommand` makes the edit, which the browser
+ * follows with a real `input` event (`execCommand` itself sends no beforeinput, in either browser).
+ */
+import { JawadError } from '../../protocol/errors';
+import { afterFrameworks, keyboardEvent, NO_MODIFIERS, prepare } from './gestures';
+
+const MAX_KEYSTROKES = 2_000;
+/** Keystrokes after this many stop waiting for the page between keys, so long texts stay quick. */
+const PACED_KEYSTROKES = 200;
+
+type TextField = HTMLInputElement | HTMLTextAreaElement;
+type EditType = 'insertText' | 'insertParagraph' | 'insertLineBreak' | 'deleteContentBackward' | 'deleteContentForward';
+
+const NOT_TEXT = ['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'];
+
+export function isTextField(element: Element): element is TextField {
+  if (element.localName === 'textarea') return true;
+  return element.localName === 'input' && !NOT_TEXT.includes((element as HTMLInputElement).type);
+}
+
+/** The element that owns the editing: contenteditable regions nest, and the outermost one is the editor. */
+export function editingHost(element: Element): HTMLElement | null {
+  if (!(element as HTMLElement).isContentEditable) return null;
+  let host = element as HTMLElement;
+  while (host.parentElement?.isContentEditable) host = host.parentElement;
+  return host;
+}
+
+export function isEditable(element: Element): boolean {
+  return isTextField(element) ? !element.readOnly && !element.disabled : editingHost(element) !== null;
+}
+
+/** What a text field or an editor holds now. */
+export function textOf(element: Element): string {
+  return isTextField(element) ? element.value : (element as HTMLElement).innerText;
+}
+
+/** Sets a field's value as the user would have typed it: input (inputType insertReplacementText), and change when done. */
+export function setNativeValue(element: TextField | HTMLSelectElement, value: string, commit = true): void {
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')?.set;
+  if (setter) setter.call(element, value);
+  else element.value = value;
+  element.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText', data: value }));
+  if (commit) element.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function refuseUneditable(element: Element, label: string): void {
+  if (isTextField(element) && (element.disabled || element.readOnly)) {
+    throw new JawadError('EXECUTION_ERROR', `${label} cannot be edited (it is ${element.disabled ? 'disabled' : 'read-only'}).`);
+  }
+  if (!isEditable(element)) throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be typed into.`);
+}
+
+/** Runs the edit the browser would make, or a plain DOM equivalent when execCommand refuses. */
+function applyEdit(target: Element, type: EditType, data: string | null): void {
+  const command = { insertText: 'insertText', insertParagraph: 'insertParagraph', insertLineBreak: 'insertText', deleteContentBackward: 'delete', deleteContentForward: 'forwardDelete' }[type];
+  const argument = type === 'insertLineBreak' ? '\n' : (data ?? undefined);
+  if (document.execCommand(command, false, argument)) return;
+  if (isTextField(target) && (type === 'insertText' || type === 'insertLineBreak')) {
+    target.setRangeText(argument ?? '', target.selectionStart ?? target.value.length, target.selectionEnd ?? target.value.length, 'end');
+    target.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: type, data }));
+    return;
+  }
+  throw new JawadError('EXECUTION_ERROR', `The browser refused to edit the text (${type}).`);
+}
+
+/** Tells the page an edit is coming; false when the page cancelled it (to make the edit itself, or to refuse it). */
+function announce(target: Element, type: EditType, data: string | null): boolean {
+  return target.dispatchEvent(new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType: type, data }));
+}
+
+/** One edit: beforeinput, then the edit unless the page cancelled it. */
+export function edit(target: Element, type: EditType, data: string | null = null): void {
+  if (announce(target, type, data)) applyEdit(target, type, data);
+}
+
+/**
+ * Email and number fields have no caret a script may place (setSelectionRange throws), so typing
+ * into them sets the value with the new text added, as one input event per key.
+ */
+function caretToEnd(element: Element): boolean {
+  if (!isTextField(element)) {
+    getSelection()?.selectAllChildren(element);
+    getSelection()?.collapseToEnd();
+    return true;
+  }
+  try {
+    element.setSelectionRange(element.value.length, element.value.length);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function insertKeyText(target: Element, text: string, caretPlaced: boolean): void {
+  if (caretPlaced || !isTextField(target)) {
+    edit(target, 'insertText', text);
+    return;
+  }
+  if (!announce(target, 'insertText', text)) return;
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(target), 'value')?.set;
+  setter?.call(target, target.value + text);
+  target.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: text }));
+}
+
+/** Enter in a one-line field submits its form, as the browser's implicit submission does; returns what happened. */
+function submitOnEnter(target: Element): string | undefined {
+  if (target.localName !== 'input' || !isTextField(target) || !target.form) return undefined;
+  target.form.requestSubmit();
+  return 'submitted the form';
+}
+
+/**
+ * What a key does inside an editable element once the page has let keydown through: Backspace
+ * and Delete delete, Enter breaks the line, a printable key inserts itself. Returns what happened.
+ */
+export function keyEdit(target: Element, key: string, caretPlaced = true): string | undefined {
+  if (key === 'Backspace' || key === 'Delete') {
+    edit(target, key === 'Backspace' ? 'deleteContentBackward' : 'deleteContentForward');
+    return 'deleted';
+  }
+  if (key === 'Enter') {
+    if (target.localName === 'input') return submitOnEnter(target);
+    edit(target, isTextField(target) ? 'insertLineBreak' : 'insertParagraph');
+    return 'new line';
+  }
+  if ([...key].length !== 1) return undefined; // Tab, Escape, arrows…: nothing to insert
+  insertKeyText(target, key, caretPlaced);
+  return 'typed';
+}
+
+/** A person's keystroke: keydown, keypress, the edit (beforeinput, input), keyup. */
+function keystroke(target: Element, text: string, caretPlaced: boolean): void {
+  const key = text === '\n' ? 'Enter' : text;
+  if (target.dispatchEvent(keyboardEvent('keydown', key, NO_MODIFIERS)) && target.dispatchEvent(keyboardEvent('keypress', key, NO_MODIFIERS))) {
+    if (key === 'Enter') keyEdit(target, key, caretPlaced);
+    else insertKeyText(target, text, caretPlaced);
+  }
+  target.dispatchEvent(keyboardEvent('keyup', key, NO_MODIFIERS));
+}
+
+/** Types after what is already there, one keystroke at a time, like a person. */
+export async function typeText(element: Element, label: string, text: string): Promise<{ value: string }> {
+  await prepare(element, label);
+  refuseUneditable(element, label);
+  const target = editingHost(element) ?? element;
+  (target as HTMLElement).focus({ preventScroll: true });
+  const caretPlaced = caretToEnd(target);
+  const keystrokes = text.length <= MAX_KEYSTROKES ? Array.from(text.replace(/\r\n?/g, '\n')) : [text];
+  for (const [index, chunk] of keystrokes.entries()) {
+    keystroke(target, chunk, caretPlaced);
+    if (index < PACED_KEYSTROKES) await afterFrameworks(); // an autocomplete reacts to each key
+  }
+  await afterFrameworks();
+  return { value: textOf(target) };
+}
+
+/** Replaces an editor's whole content: select it all, then insert the text line by line (Enter between lines). */
+function fillEditor(host: HTMLElement, text: string): void {
+  host.focus({ preventScroll: true });
+  getSelection()?.selectAllChildren(host);
+  if (!text) {
+    edit(host, 'deleteContentBackward');
+    return;
+  }
+  text.replace(/\r\n?/g, '\n').split('\n').forEach((line, index) => {
+    if (index > 0) edit(host, 'insertParagraph');
+    if (line) edit(host, 'insertText', line);
+  });
+}
+
+/** Replaces the text of a field or editor and reports what it holds afterwards. */
+export async function fillText(element: Element, label: string, text: string): Promise<{ value: string }> {
+  await prepare(element, label);
+  refuseUneditable(element, label);
+  const host = editingHost(element);
+  if (host) {
+    fillEditor(host, text);
+  } else {
+    (element as HTMLElement).focus({ preventScroll: true });
+    setNativeValue(element as TextField, text);
+  }
+  await afterFrameworks();
+  return { value: textOf(host ?? element) };
+}

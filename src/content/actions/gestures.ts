@@ -1,0 +1,106 @@
+/**
+ * What a person's hand does, as events: getting an element ready to be clicked (in view, still,
+ * not covered), the pointer sequence of a click, and key presses. Shared by every action.
+ */
+import { JawadError } from '../../protocol/errors';
+import { coveredBy, isStyledChoice } from '../snapshot/walk';
+
+const STABLE_FRAMES = 2;
+const STABLE_TIMEOUT_MS = 1_000;
+/** A control this small (the 1px "screen-reader only" pattern) is not where anyone clicks. */
+const TOO_SMALL_PX = 2;
+
+export const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Lets the page's framework catch up: React and Vue apply state changes in a microtask after the
+ * event, which runs only once this script yields.
+ */
+export const afterFrameworks = () => pause(0);
+
+/** Polls until found returns something, or the time is up (then undefined). */
+export async function waitFor<T>(found: () => T | null | undefined, timeoutMs: number): Promise<T | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = found();
+    if (value) return value;
+    if (performance.now() > deadline) return undefined;
+    await pause(16);
+  }
+}
+
+/** Waits until the element's box is the same for two checks in a row (animations, layout shifts). */
+async function settle(element: Element): Promise<DOMRect> {
+  const deadline = performance.now() + STABLE_TIMEOUT_MS;
+  let previous = element.getBoundingClientRect();
+  let stable = 0;
+  while (stable < STABLE_FRAMES && performance.now() < deadline) {
+    await pause(16);
+    const rect = element.getBoundingClientRect();
+    stable = rect.x === previous.x && rect.y === previous.y && rect.width === previous.width && rect.height === previous.height ? stable + 1 : 0;
+    previous = rect;
+  }
+  return previous;
+}
+
+/** The element that really receives the click: a checkbox hidden behind its styled label is clicked through the label. */
+function clickTarget(element: Element): Element {
+  if (!isStyledChoice(element)) return element;
+  const box = element.getBoundingClientRect();
+  const hidden = !element.checkVisibility({ opacityProperty: true }) || box.width <= TOO_SMALL_PX || box.height <= TOO_SMALL_PX;
+  return hidden ? ((element as HTMLInputElement).labels?.[0] ?? element) : element;
+}
+
+/** Scrolls the element into view, waits for it to hold still, and refuses if something else would take the click. */
+export async function prepare(element: Element, label: string): Promise<Element> {
+  if (!element.isConnected) throw new JawadError('STALE_REF', `${label} is no longer on the page. Take a new snapshot.`);
+  const target = clickTarget(element);
+  if (!target.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+    throw new JawadError('NOT_VISIBLE', `${label} is not visible, so a person could not click it.`);
+  }
+  target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const rect = await settle(target);
+  const cover = coveredBy(target, rect, window);
+  if (cover) throw new JawadError('COVERED', `${label} is covered by ${cover}, which would get the click instead.`, { coveredBy: cover });
+  return target;
+}
+
+/**
+ * A mouse click as the page sees it, at the element's centre. Focus moves only when the page lets
+ * mousedown through: listboxes cancel it to keep focus in their combobox, as they do for a person.
+ */
+export function pointerSequence(target: Element): void {
+  const box = target.getBoundingClientRect();
+  const at = { clientX: box.left + box.width / 2, clientY: box.top + box.height / 2 };
+  const init = { bubbles: true, cancelable: true, composed: true, view: window, ...at };
+  const pointer = { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true };
+  target.dispatchEvent(new PointerEvent('pointerover', pointer));
+  target.dispatchEvent(new MouseEvent('mouseover', init));
+  const pointerAccepted = target.dispatchEvent(new PointerEvent('pointerdown', { ...pointer, buttons: 1 }));
+  const mouseAccepted = pointerAccepted && target.dispatchEvent(new MouseEvent('mousedown', { ...init, buttons: 1 }));
+  if (mouseAccepted) (target as HTMLElement).focus?.({ preventScroll: true });
+  target.dispatchEvent(new PointerEvent('pointerup', pointer));
+  if (pointerAccepted) target.dispatchEvent(new MouseEvent('mouseup', init));
+  (target as HTMLElement).click();
+}
+
+export interface Modifiers {
+  ctrlKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+  metaKey: boolean;
+}
+
+export const NO_MODIFIERS: Modifiers = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false };
+
+export function keyboardEvent(type: string, key: string, modifiers: Modifiers = NO_MODIFIERS): KeyboardEvent {
+  const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : key === ' ' ? 'Space' : '') : key;
+  return new KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, composed: true, ...modifiers });
+}
+
+/** keydown then keyup; true when the page let the key through (did not cancel keydown). */
+export function tapKey(target: Element, key: string, modifiers: Modifiers = NO_MODIFIERS): boolean {
+  const accepted = target.dispatchEvent(keyboardEvent('keydown', key, modifiers));
+  target.dispatchEvent(keyboardEvent('keyup', key, modifiers));
+  return accepted;
+}

@@ -1,0 +1,48 @@
+/**
+ * Which option a model meant. Models ask for an option by its value ("PT"), its exact text
+ * ("Portugal"), its text in another case ("portugal") or a part of its text ("Extra" for "Extra
+ * large — chest 116 cm"). Each way is tried in that order, and the first that finds something wins,
+ * so a value or an exact text is never beaten by a looser match. A loose match that fits several
+ * options is not guessed at: the caller lists them.
+ */
+
+export interface OptionFacts {
+  /** Values the option answers to: a native option's value; a custom one's data-value, value or id. */
+  values: string[];
+  /** The visible text (or the accessible name when there is one). */
+  text: string;
+}
+
+export type OptionPick = { found: number } | { ambiguous: number[] } | { none: true };
+
+export function normalizeText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const folded = (text: string) => normalizeText(text).toLocaleLowerCase();
+
+type Test = (option: OptionFacts, wanted: string) => boolean;
+
+/** From strictest to loosest; the first test that matches anything decides. */
+const TESTS: Array<{ test: Test; loose: boolean }> = [
+  { test: (o, wanted) => o.values.includes(wanted), loose: false },
+  { test: (o, wanted) => normalizeText(o.text) === normalizeText(wanted), loose: false },
+  { test: (o, wanted) => folded(o.text) === folded(wanted) || o.values.some((v) => folded(v) === folded(wanted)), loose: false },
+  { test: (o, wanted) => folded(o.text).startsWith(folded(wanted)), loose: true },
+  { test: (o, wanted) => folded(o.text).includes(folded(wanted)), loose: true },
+];
+
+export function pickOption(options: readonly OptionFacts[], wanted: string): OptionPick {
+  if (!normalizeText(wanted)) return { none: true };
+  for (const { test, loose } of TESTS) {
+    const hits = options.flatMap((option, index) => (test(option, wanted) ? [index] : []));
+    if (hits.length === 1 || (hits.length > 1 && !loose)) return { found: hits[0]! };
+    if (hits.length > 1) return { ambiguous: hits };
+  }
+  return { none: true };
+}
+
+/** How an option is listed to the model when its choice matched none or several. */
+export function describeOptions(options: readonly OptionFacts[], limit = 50): Array<{ value: string; text: string }> {
+  return options.slice(0, limit).map((option) => ({ value: option.values[0] ?? '', text: normalizeText(option.text) }));
+}
