@@ -281,6 +281,8 @@ export const ActionOutcome = z.object({
   checked: z.optional(z.boolean()),
   /** What `get` read or `is` found; `scroll`'s new position. */
   result: z.optional(z.unknown()),
+  /** The page the action led to, once it loaded (a link, a form submission). */
+  navigatedTo: z.optional(z.string()),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 

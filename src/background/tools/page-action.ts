@@ -1,7 +1,46 @@
 import * as z from 'zod/mini';
 import { ActionOutcome, childRequestId, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
+import browser, { type Tabs } from 'webextension-polyfill';
 import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
+
+/** Actions that can start a navigation (a link, a submit, Enter in a form field). */
+const MAY_NAVIGATE = new Set<Action>(['click', 'dblclick', 'press']);
+/**
+ * How long after such an action a navigation may still begin: browsers start following a link a
+ * moment after the click event (Firefox visibly later than Chromium). Without this wait the next
+ * snapshot could read the page being left.
+ */
+const NAVIGATION_GRACE_MS = 40;
+const POLL_MS = 25;
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Notices a navigation of the tab that starts while an action runs, and waits for it to load. */
+function watchNavigation(tabId: number) {
+  let started = false;
+  const onUpdated = (id: number, change: Tabs.OnUpdatedChangeInfoType) => {
+    if (id === tabId && change.status === 'loading') started = true;
+  };
+  browser.tabs.onUpdated.addListener(onUpdated);
+  return {
+    /** The new URL once loaded, or undefined when the action did not navigate. */
+    async settle(signal: AbortSignal): Promise<string | undefined> {
+      try {
+        await pause(NAVIGATION_GRACE_MS);
+        let tab = await browser.tabs.get(tabId);
+        if (!started && tab.status !== 'loading') return undefined;
+        while (tab.status === 'loading' && !signal.aborted) {
+          await pause(POLL_MS);
+          tab = await browser.tabs.get(tabId);
+        }
+        return tab.url;
+      } finally {
+        browser.tabs.onUpdated.removeListener(onUpdated);
+      }
+    },
+  };
+}
 
 /** Tool parameters that name the element to act on: a snapshot ref, or a CSS selector. */
 export const targetParams = {
@@ -39,7 +78,16 @@ export async function runPageAction(context: ToolContext, action: Action, target
   };
   const tab = await activeTab(context.windowId);
   await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOf(target)] });
-  return askFrame(tab, frameOf(target), request, ActionOutcome);
+  if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameOf(target), request, ActionOutcome);
+  const navigation = watchNavigation(tab.id);
+  const answer = await askFrame(tab, frameOf(target), request, ActionOutcome).catch((error: unknown) => error as Error);
+  const navigatedTo = await navigation.settle(context.signal);
+  // A page that unloads at once can drop the agent's answer; the navigation says the action worked.
+  if (answer instanceof Error) {
+    if (navigatedTo) return { action, target: target.ref ?? target.selector ?? 'the page', navigatedTo };
+    throw answer;
+  }
+  return navigatedTo ? { ...answer, navigatedTo } : answer;
 }
 
 /** Asks the page what an action's target is (role, name, whether it submits), without touching it. */
