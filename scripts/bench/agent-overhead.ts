@@ -4,7 +4,8 @@
  * Jawad spends on a step — parsing the calls, asking the page what the target is, Harbor's
  * decision, the snapshot walk, the click with its scroll/settle/hit-test, and wrapping the results.
  *
- * A first task is answered "allow on this site" so the measured task runs without prompts (a
+ * On the fixture shop's product page: a first task picks size M and is answered "allow on this
+ * site", so the measured task — add to cart, again and again — runs without prompts (a
  * person's reaction time is not Jawad's overhead); the bench checks no prompt was raised.
  */
 import type { Page } from 'puppeteer-core';
@@ -14,7 +15,8 @@ import { startFixtureServer } from '../../test/support/fixture-server';
 import { startProviderServer, type Reply } from '../../test/support/provider-server';
 import { summarize, type Summary } from './stats';
 
-export const AGENT_PAGE = '/agent-store.html';
+/** The fixture shop's product page: a native size select and an "Add to cart" button. */
+export const AGENT_PAGE = '/agent-shop/product.html?sku=crimson-trail';
 
 export interface AgentOverheadResult {
   /** Request-to-request time per step (snapshot + click + settle + Jawad's own work). */
@@ -30,7 +32,7 @@ const turn = (): Reply => ({
   kind: 'openai-tool-stream',
   calls: [
     { id: `b${++ids}`, name: 'snapshot', arguments: '{}' },
-    { id: `b${++ids}`, name: 'click', arguments: JSON.stringify({ selector: '#add' }) },
+    { id: `b${++ids}`, name: 'click', arguments: JSON.stringify({ selector: '[data-testid="add-to-cart"]' }) },
   ],
   whole: true,
 });
@@ -52,8 +54,9 @@ export async function measureAgentOverhead(jawad: JawadBrowser, steps: number): 
   try {
     await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 30 });
     const page = await focusTab(jawad, `${fixtures.url}${AGENT_PAGE}`);
-    provider.enqueue(turn(), answer);
-    assertCompleted(await runAgentTask(jawad.host, { task: 'Warm up: add the jacket to the cart', approve: () => 'allow-site' }));
+    const chooseSize: Reply = { kind: 'openai-tool-stream', calls: [{ id: 'size', name: 'select_option', arguments: JSON.stringify({ selector: '#size', option: 'M' }) }] };
+    provider.enqueue(chooseSize, turn(), answer);
+    assertCompleted(await runAgentTask(jawad.host, { task: 'Warm up: choose size M and add the jacket to the cart', approve: () => 'allow-site' }));
 
     provider.reset();
     for (let i = 0; i < steps; i++) provider.enqueue(turn());

@@ -185,22 +185,64 @@ function test(element: Element, what: ActOptions['what']): boolean {
   }
 }
 
+/** Whether a link leads out of this document in this tab (not a new tab, a download or an in-page anchor). */
+function leavesDocument(link: HTMLAnchorElement | HTMLAreaElement): boolean {
+  if ((link.target && link.target !== '_self') || link.hasAttribute('download')) return false;
+  const to = new URL(link.href);
+  const here = new URL(location.href);
+  if (!to.hash) return true;
+  to.hash = '';
+  here.hash = '';
+  return to.href !== here.href;
+}
+
+/**
+ * Notices, while an action runs, whether the browser will now follow a link or submit a form in
+ * this tab (an event the page did not cancel), so the background knows to wait for the next page.
+ * Returns the function that ends the watch and tells.
+ */
+function watchLeaving(): () => boolean {
+  let leaving = false;
+  const onClick = (event: Event) => {
+    const origin = event.composedPath()[0];
+    const link = origin instanceof Element ? (origin.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement | null) : null;
+    if (!event.defaultPrevented && link && leavesDocument(link)) leaving = true;
+  };
+  const onSubmit = (event: Event) => {
+    if (!event.defaultPrevented) leaving = true;
+  };
+  addEventListener('click', onClick);
+  addEventListener('submit', onSubmit);
+  return () => {
+    removeEventListener('click', onClick);
+    removeEventListener('submit', onSubmit);
+    return leaving;
+  };
+}
+
+const leavingMark = (leaving: boolean) => (leaving ? { navigates: true } : {});
+
 export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   const { element, label, isPage } = resolved;
   const needsElement = !['press', 'scroll', 'get'].includes(action);
   if (isPage && needsElement) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
   switch (action) {
-    case 'click':
-      pointerSequence(await prepare(element, label));
+    case 'click': {
+      const clicked = await prepare(element, label);
+      const leaving = watchLeaving();
+      pointerSequence(clicked);
+      const navigates = leaving();
       await afterFrameworks();
-      return { action, target: label };
+      return { action, target: label, ...leavingMark(navigates) };
+    }
     case 'dblclick': {
       const clicked = await prepare(element, label);
+      const leaving = watchLeaving();
       pointerSequence(clicked);
       pointerSequence(clicked);
       clicked.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, view: window, detail: 2 }));
-      return { action, target: label };
+      return { action, target: label, ...leavingMark(leaving()) };
     }
     case 'hover':
       hover(await prepare(element, label));
@@ -212,8 +254,17 @@ export async function act(action: Action, target: Target, value: string | undefi
       return fill(element, label, value ?? '');
     case 'type':
       return type(element, label, value ?? '');
-    case 'press':
-      return press(resolved, value ?? '');
+    case 'press': {
+      const leaving = watchLeaving();
+      let navigates = false;
+      try {
+        const pressed = await press(resolved, value ?? '');
+        navigates = leaving();
+        return { ...pressed, ...leavingMark(navigates) };
+      } finally {
+        if (!navigates) leaving();
+      }
+    }
     case 'select':
       return selectOption(element, label, value ?? '');
     case 'check':

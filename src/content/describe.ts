@@ -30,13 +30,15 @@ function destination(element: Element): string | undefined {
   if (link) return link.href;
   const form = formOf(element);
   if (!form) return undefined;
-  const submitter = element as HTMLButtonElement;
-  return (clickSubmits(element) && submitter.formAction) || form.action || location.href;
+  // `formAction` reads as the page's own URL when the attribute is absent (HTML spec), which would
+  // hide where the form really posts: only an explicit formaction overrides the form's action.
+  if (clickSubmits(element) && element.hasAttribute('formaction')) return (element as HTMLButtonElement | HTMLInputElement).formAction;
+  return form.action || location.href;
 }
 
 export function describeTarget(target: Target, refs: RefRegistry): TargetDescription {
   const { element, isPage } = resolveTarget(target, refs);
-  if (isPage) return { role: 'document', name: document.title.slice(0, MAX_NAME), tag: 'html', submits: false, url: location.href };
+  if (isPage) return { role: 'document', name: document.title.slice(0, MAX_NAME), tag: 'html', submits: false, url: location.href, documentUrl: location.href };
   const role = roleOf(element);
   const url = destination(element);
   const inputType = element instanceof HTMLInputElement ? element.type : element instanceof HTMLTextAreaElement ? 'textarea' : undefined;
@@ -45,6 +47,7 @@ export function describeTarget(target: Target, refs: RefRegistry): TargetDescrip
     name: accessibleName(element, role).slice(0, MAX_NAME),
     tag: element.localName,
     submits: clickSubmits(element),
+    documentUrl: location.href,
     ...(url ? { url } : {}),
     ...(inputType ? { inputType } : {}),
   };

@@ -281,6 +281,8 @@ export const ActionOutcome = z.object({
   checked: z.optional(z.boolean()),
   /** What `get` read or `is` found; `scroll`'s new position. */
   result: z.optional(z.unknown()),
+  /** The page saw a link followed or a form submitted in this tab: a new page is coming. */
+  navigates: z.optional(z.boolean()),
   /** The page the action led to, once it loaded (a link, a form submission). */
   navigatedTo: z.optional(z.string()),
 });
@@ -327,6 +329,8 @@ export const TargetDescription = z.object({
   url: z.optional(z.string()),
   /** Text fields: the input type (email, password, …). */
   inputType: z.optional(z.string()),
+  /** The document the element is in: a frame's own address, which may be another site. */
+  documentUrl: z.optional(z.string()),
 });
 export type TargetDescription = z.infer<typeof TargetDescription>;
 

@@ -52,7 +52,7 @@ for (const browserName of browsersUnderTest()) {
       await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('section.tools select[name=tool] option').length > 0, null, 'the tool list');
       const names = await jawad.sidebar.eval((win) => Array.from(win.document.querySelectorAll('section.tools select[name=tool] option')).map((o) => (o as HTMLOptionElement).value), null);
       expect(names.sort()).toEqual([
-        'check', 'click', 'close_tab', 'double_click', 'fill', 'focus', 'get', 'go_back', 'go_forward', 'hover', 'is', 'list_tabs',
+        'check', 'click', 'close_tab', 'double_click', 'fill', 'focus', 'get', 'go_back', 'go_forward', 'highlight', 'hover', 'is', 'list_tabs',
         'new_tab', 'open_url', 'press_key', 'read_page', 'reload_tab', 'scroll', 'select_option', 'snapshot', 'switch_tab', 'type_text', 'uncheck',
       ]);
 

@@ -129,12 +129,19 @@ export interface ProviderServer {
   requests: RecordedRequest[];
   enqueue(...replies: Reply[]): void;
   setDefault(reply: Reply | undefined): void;
+  /**
+   * Computes a reply from the request itself (a scripted model that reads its input), consulted
+   * when the queue is empty and before the default; returning undefined falls through.
+   */
+  setResponder(responder: Responder | undefined): void;
   ollamaOrigins: boolean;
   models: string[];
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   reset(): void;
   close(): Promise<void>;
 }
+
+export type Responder = (request: RecordedRequest) => Reply | undefined;
 
 type Provider = 'openai' | 'anthropic';
 type JsonObject = Record<string, unknown>;
@@ -657,6 +664,7 @@ class ProviderServerImpl implements ProviderServer {
 
   private queue: Reply[] = [];
   private fallback: Reply | undefined;
+  private responder: Responder | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly waiters = new Set<() => void>();
   private readonly server: http.Server;
@@ -688,6 +696,10 @@ class ProviderServerImpl implements ProviderServer {
     this.fallback = reply;
   }
 
+  setResponder(responder: Responder | undefined): void {
+    this.responder = responder;
+  }
+
   waitForRequests(n: number, timeoutMs = 2000): Promise<RecordedRequest[]> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
@@ -712,6 +724,7 @@ class ProviderServerImpl implements ProviderServer {
   reset(): void {
     this.queue = [];
     this.fallback = undefined;
+    this.responder = undefined;
     this.requests.length = 0;
     this.ollamaOrigins = false;
     this.models = [...DEFAULT_MODELS];
@@ -867,7 +880,7 @@ class ProviderServerImpl implements ProviderServer {
 
   /** Answers with the next scripted reply, or a 500 if the test scripted none. */
   private async answer(ex: Exchange, model: string): Promise<void> {
-    const reply = this.queue.shift() ?? this.fallback;
+    const reply = this.queue.shift() ?? this.responder?.(ex.record) ?? this.fallback;
     if (!reply) {
       const message = `provider-server: the test scripted no reply for ${ex.req.method} ${ex.pathname} (queue empty, no default)`;
       return sendError(ex.res, ex.provider, 500, openAIErrorBody(message, 'server_error'), anthropicErrorBody('api_error', message));

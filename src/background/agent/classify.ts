@@ -89,12 +89,13 @@ export function classifyStep(input: StepInput): StepClass {
       reasons.push('It submits a form.');
     }
     const name = target?.name ?? '';
-    critical = isCriticalAction(name, target?.url ?? '') || isCriticalAction(name, tab.url);
+    critical = isCriticalAction(name, target?.url ?? '') || isCriticalAction(name, target?.documentUrl ?? tab.url);
     if (critical) reasons.push(`“${name || 'This action'}” looks like a purchase, payment, deletion or message.`);
   }
   const textParam = TEXT_PARAM[tool];
   const text = textParam ? asString(params[textParam]) : undefined;
-  const site = siteOf(tab.url);
+  // A ref inside a frame acts on the frame's site (a third-party widget), not the tab's.
+  const site = siteOf(target?.documentUrl ?? tab.url);
   const described = stepTarget(params, target);
   return {
     level,

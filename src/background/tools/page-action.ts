@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
+import { ActionOutcome, childRequestId, JawadError, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
@@ -7,11 +7,11 @@ import type { ToolContext } from './tool';
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
 const MAY_NAVIGATE = new Set<Action>(['click', 'dblclick', 'press']);
 /**
- * How long after such an action a navigation may still begin: browsers start following a link a
- * moment after the click event (Firefox visibly later than Chromium). Without this wait the next
- * snapshot could read the page being left.
+ * How long a navigation the page announced (a link followed, a form submitted) may take to begin:
+ * browsers start loading a moment after the click (Firefox visibly later than Chromium). Without
+ * this wait the next snapshot could read the page being left.
  */
-const NAVIGATION_GRACE_MS = 40;
+const NAVIGATION_START_MS = 1_000;
 const POLL_MS = 25;
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -24,11 +24,15 @@ function watchNavigation(tabId: number) {
   };
   browser.tabs.onUpdated.addListener(onUpdated);
   return {
-    /** The new URL once loaded, or undefined when the action did not navigate. */
-    async settle(signal: AbortSignal): Promise<string | undefined> {
+    /** The new URL once loaded, or undefined when the action did not navigate. `expected`: the page said one is coming. */
+    async settle(signal: AbortSignal, expected: boolean): Promise<string | undefined> {
       try {
-        await pause(NAVIGATION_GRACE_MS);
         let tab = await browser.tabs.get(tabId);
+        const deadline = Date.now() + (expected ? NAVIGATION_START_MS : 0);
+        while (!started && tab.status !== 'loading' && Date.now() < deadline && !signal.aborted) {
+          await pause(POLL_MS);
+          tab = await browser.tabs.get(tabId);
+        }
         if (!started && tab.status !== 'loading') return undefined;
         while (tab.status === 'loading' && !signal.aborted) {
           await pause(POLL_MS);
@@ -81,7 +85,9 @@ export async function runPageAction(context: ToolContext, action: Action, target
   if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameOf(target), request, ActionOutcome);
   const navigation = watchNavigation(tab.id);
   const answer = await askFrame(tab, frameOf(target), request, ActionOutcome).catch((error: unknown) => error as Error);
-  const navigatedTo = await navigation.settle(context.signal);
+  // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
+  const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
+  const navigatedTo = await navigation.settle(context.signal, answerLost || (!(answer instanceof Error) && answer.navigates === true));
   // A page that unloads at once can drop the agent's answer; the navigation says the action worked.
   if (answer instanceof Error) {
     if (navigatedTo) return { action, target: target.ref ?? target.selector ?? 'the page', navigatedTo };

@@ -1,11 +1,48 @@
 import * as z from 'zod/mini';
 import { childRequestId, FrameToken, PageSnapshot } from '../../protocol';
-import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
+import { activeTab, askFrame, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots } from './merge-frames';
 import { defineTool } from './tool';
 
 /** A frame that has not answered by then (never loaded, hung) is left out, not waited on. */
 const FRAME_TIMEOUT_MS = 3_000;
+/** The parent's token travels by postMessage and can land after the background asks: ask again a few times. */
+const TOKEN_RETRIES = 6;
+const TOKEN_RETRY_MS = 30;
+
+interface FrameWalk {
+  frameId: number;
+  answer: PageSnapshot | undefined;
+}
+
+/** The tokens the parents handed out: one `[frame=t…]` placeholder per visible iframe. */
+function handedOut(walks: FrameWalk[]): Set<string> {
+  const tokens = new Set<string>();
+  for (const { answer } of walks) for (const match of answer?.text.matchAll(/\[frame=(t\d+)\]/g) ?? []) tokens.add(match[1]!);
+  return tokens;
+}
+
+/** Each frame says which token its parent gave it, which tells where its outline goes. */
+async function claimFrameTokens(tab: TargetTab, requestId: string, walks: FrameWalk[]): Promise<Map<string, PageSnapshot | undefined>> {
+  const byToken = new Map<string, PageSnapshot | undefined>();
+  const expected = handedOut(walks);
+  let unclaimed = walks.filter((walk) => walk.frameId !== 0);
+  for (let attempt = 0; attempt <= TOKEN_RETRIES && unclaimed.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((done) => setTimeout(done, TOKEN_RETRY_MS));
+    const answers = await Promise.all(
+      unclaimed.map(async (walk) => {
+        const request = { type: 'FRAME_TOKEN' as const, requestId, payload: {} };
+        const { token } = await askFrame(tab, walk.frameId, request, FrameToken, FRAME_TIMEOUT_MS).catch(() => ({ token: null }));
+        if (token) byToken.set(token, walk.answer);
+        return { walk, token };
+      }),
+    );
+    unclaimed = answers.filter((answer) => answer.token === null).map((answer) => answer.walk);
+    // Frames without a token are hidden ones (no placeholder): stop once every placeholder is claimed.
+    if ([...expected].every((token) => byToken.has(token))) break;
+  }
+  return byToken;
+}
 
 export const snapshot = defineTool({
   name: 'snapshot',
@@ -33,17 +70,7 @@ export const snapshot = defineTool({
         return { frameId, answer };
       }),
     );
-    // Then each frame says which token it was given, which tells where its outline goes.
-    const byToken = new Map<string, PageSnapshot | undefined>();
-    await Promise.all(
-      walks
-        .filter((walk) => walk.frameId !== 0)
-        .map(async ({ frameId, answer }) => {
-          const request = { type: 'FRAME_TOKEN' as const, requestId: chain, payload: {} };
-          const { token } = await askFrame(tab, frameId, request, FrameToken, FRAME_TIMEOUT_MS).catch(() => ({ token: null }));
-          if (token) byToken.set(token, answer);
-        }),
-    );
+    const byToken = await claimFrameTokens(tab, chain, walks);
     return mergeFrameSnapshots(walks.find((walk) => walk.frameId === 0)!.answer!, byToken);
   },
 });

@@ -49,3 +49,13 @@ describe('classifyStep', () => {
     expect(classifyStep(input({ tool: 'list_tabs', level: 'read-only', params: {} })).facts.kind).toBe('none');
   });
 });
+
+describe('classifyStep in frames', () => {
+  it('acts on the frame’s own site, so a grant for the page does not cover a third-party widget', () => {
+    const widget = { role: 'button', name: 'Subscribe', tag: 'button', submits: false, documentUrl: 'https://widgets.othercorp.com/embed' };
+    const step = classifyStep(input({ params: { ref: 'f3e2' }, target: widget }));
+    expect(step.site).toBe('https://othercorp.com');
+    expect(step.facts.site).toBe('https://othercorp.com');
+    expect(step.critical).toBe(true);
+  });
+});
