@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { SHOP_ANSWER, SHOP_START, SHOP_TASK, shopTaskModel } from '../support/shop-task';
 import { browsersUnderTest } from './support/extension-browser';
-import { markAnswersSeen, useReadyJawad, waitForAnswer } from './support/flows';
+import { decide, startAgentTask, stepSummary, waitForPrompt } from './support/agent-flows';
+import { useReadyJawad, waitForAnswer } from './support/flows';
 
 for (const browserName of browsersUnderTest()) {
   describe(`agent on the fixture shop in ${browserName}`, () => {
@@ -16,26 +17,20 @@ for (const browserName of browsersUnderTest()) {
       const shop = await jawad.openTab(`${fixtures.url}${SHOP_START}`);
       provider.setResponder(shopTaskModel());
       const { sidebar } = jawad;
-      await sidebar.click('[data-testid="agent-toggle"]');
-      await markAnswersSeen(sidebar);
-      await sidebar.fill('#composer-input', SHOP_TASK);
-      await sidebar.pressEnter('#composer-input');
+      await startAgentTask(sidebar, SHOP_TASK);
 
       // Ticking the colour filter is the first change to the page: Jawad asks, the user allows the shop.
-      await sidebar.waitFor((win) => win.document.querySelector('[data-testid="permission-prompt"][data-level="interact"]'), null, 'the first prompt', 20_000);
-      expect(await sidebar.text('[data-testid="permission-prompt"]')).toMatch(/checkbox[\s\S]*Red/);
-      await sidebar.click('[data-testid="decision-allow-site"]');
+      const prompt = await waitForPrompt(sidebar);
+      expect(prompt.level).toBe('interact');
+      expect(prompt.text).toMatch(/checkbox[\s\S]*Red/);
+      await decide(sidebar, 'allow-site');
 
       const answer = await waitForAnswer(sidebar, 45_000);
       expect(answer.error).toBe('');
       expect(answer.status).toBe('complete');
       expect(answer.text).toContain('Ember Rain Shell');
       expect(answer.text).toBe(SHOP_ANSWER.replace(/\*\*/g, ''));
-      const log = await sidebar.eval(
-        (win) => Array.from(win.document.querySelectorAll<HTMLElement>('article.message.assistant:not([data-test-seen]) [data-testid="action-step"]')).map((step) => `${step.dataset.tool}:${step.dataset.status}:${step.dataset.decision}`),
-        null,
-      );
-      expect(log).toEqual([
+      expect(await stepSummary(sidebar)).toEqual([
         'snapshot:done:auto-approve',
         'check:done:allow-site',
         'select_option:done:auto-approve',

@@ -5,88 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import type { Reply } from '../support/provider-server';
+import { textReply, toolCallReply } from '../support/scripted-model';
+import { agentSwitchOn, shownSteps, startAgentTask, waitForPrompt, type ShownStep } from './support/agent-flows';
 import { browsersUnderTest, sleep, type Sidebar } from './support/extension-browser';
-import { backToChat, openView, sendMessage, useReadyJawad, waitForAnswer, type ChatSuite } from './support/flows';
+import { backToChat, openView, useReadyJawad, waitForAnswer } from './support/flows';
 
-interface ShownStep {
-  status: string;
-  tool: string;
-  decision: string;
-  text: string;
-}
-
-interface ShownPrompt {
-  stepId: string;
-  level: string;
-  critical: string;
-  role: string | null;
-  title: string;
-  text: string;
-  focusInside: boolean;
-  buttons: Array<{ id: string; tabbable: boolean; ariaDisabled: boolean }>;
-}
-
-const toolCall = (name: string, args: Record<string, unknown>): Reply => ({
-  kind: 'openai-tool-stream',
-  calls: [{ id: `call_${name}`, name, arguments: JSON.stringify(args) }],
-});
-const finalText = (text: string): Reply => ({ kind: 'openai-stream', chunks: [text] });
+const toolCall = (tool: string, args: Record<string, unknown>) => toolCallReply({ tool, args });
+const finalText = textReply;
 
 const pageState = (page: Page) => page.$eval('#state', (el) => el.textContent ?? '');
-
-function agentSwitchOn(sidebar: Sidebar): Promise<boolean> {
-  return sidebar.eval((win) => (win.document.querySelector('[data-testid=agent-toggle]') as HTMLInputElement | null)?.checked ?? false, null);
-}
-
-/** A new chat with "Act on page" on, and the task sent. */
-async function startTask(suite: ChatSuite, task: string): Promise<void> {
-  const { sidebar } = suite.jawad;
-  await backToChat(sidebar);
-  await sidebar.click('.top-bar nav button', 'New chat');
-  if (!(await agentSwitchOn(sidebar))) await sidebar.click('[data-testid=agent-toggle]');
-  await sendMessage(sidebar, task);
-}
-
-async function waitForPrompt(sidebar: Sidebar): Promise<ShownPrompt> {
-  const shown = await sidebar.waitFor(
-    (win) => {
-      const prompt = win.document.querySelector<HTMLElement>('[data-testid=permission-prompt]');
-      if (!prompt) return null;
-      return {
-        stepId: prompt.dataset.stepId ?? '',
-        level: prompt.dataset.level ?? '',
-        critical: prompt.dataset.critical ?? '',
-        role: prompt.getAttribute('role'),
-        title: win.document.getElementById(prompt.getAttribute('aria-labelledby') ?? '')?.innerText ?? '',
-        text: prompt.innerText,
-        focusInside: prompt.contains(win.document.activeElement),
-        buttons: Array.from(prompt.querySelectorAll<HTMLButtonElement>('button[data-testid^=decision-]')).map((button) => ({
-          id: button.dataset.testid ?? '',
-          tabbable: !button.disabled && button.tabIndex >= 0,
-          ariaDisabled: button.getAttribute('aria-disabled') === 'true',
-        })),
-      };
-    },
-    null,
-    'the permission prompt',
-    15_000,
-  );
-  return shown!;
-}
-
-function shownSteps(sidebar: Sidebar): Promise<ShownStep[]> {
-  return sidebar.eval(
-    (win) =>
-      Array.from(win.document.querySelectorAll<HTMLElement>('article.message.assistant:last-of-type [data-testid=action-step]')).map((item) => ({
-        status: item.dataset.status ?? '',
-        tool: item.dataset.tool ?? '',
-        decision: item.dataset.decision ?? '',
-        text: item.innerText,
-      })),
-    null,
-  );
-}
 
 /** Waits until the last answer's log shows a step with this status, and returns the log. */
 async function waitForStepStatus(sidebar: Sidebar, status: string): Promise<ShownStep[]> {
@@ -146,7 +73,7 @@ for (const browserName of browsersUnderTest()) {
     it('asks before a click, runs it on "Allow once", and logs the step live', async () => {
       const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
       suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('I pressed Go.'));
-      await startTask(suite, 'click the Go button');
+      await startAgentTask(suite.jawad.sidebar, 'click the Go button');
       const { sidebar } = suite.jawad;
 
       const prompt = await waitForPrompt(sidebar);
@@ -184,7 +111,7 @@ for (const browserName of browsersUnderTest()) {
       const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
       const note = `Meet at <b>noon</b> ${'then more words '.repeat(50)}end.`;
       suite.provider.enqueue(toolCall('fill', { selector: '#note', text: note }), finalText('Understood, I left the note alone.'));
-      await startTask(suite, 'write a note');
+      await startAgentTask(suite.jawad.sidebar, 'write a note');
       const { sidebar } = suite.jawad;
 
       const prompt = await waitForPrompt(sidebar);
@@ -223,7 +150,7 @@ for (const browserName of browsersUnderTest()) {
       const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
       suite.provider.enqueue(toolCall('click', { selector: '#buy' }), finalText('This must never be asked for.'));
       const before = suite.provider.requests.length;
-      await startTask(suite, 'buy it');
+      await startAgentTask(suite.jawad.sidebar, 'buy it');
       const { sidebar } = suite.jawad;
 
       const prompt = await waitForPrompt(sidebar);
@@ -257,7 +184,7 @@ for (const browserName of browsersUnderTest()) {
 
       const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
       suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Pressed.'));
-      await startTask(suite, 'click Go');
+      await startAgentTask(suite.jawad.sidebar, 'click Go');
       await waitForPrompt(sidebar);
       await sidebar.click('[data-testid=decision-allow-site]');
       await waitForAnswer(sidebar);
@@ -279,7 +206,7 @@ for (const browserName of browsersUnderTest()) {
 
       // The grant at work: the same kind of action on the same site no longer asks.
       suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Pressed again.'));
-      await startTask(suite, 'click Go again');
+      await startAgentTask(suite.jawad.sidebar, 'click Go again');
       await waitForAnswer(suite.jawad.sidebar);
       expect((await shownSteps(sidebar))[0]).toMatchObject({ status: 'done', decision: 'auto-approve' });
       expect(await pageState(page)).toContain('go=2');
