@@ -1,5 +1,6 @@
 /**
- * Jawad's page-snapshot benchmark: `npm run bench:snapshot -- --out DIR [--runs 7] [--build] [URL…]`.
+ * Jawad's page-snapshot benchmark: `npm run bench:snapshot -- --out DIR [--runs 7] [--load-runs 41] [--build] [URL…]`.
+ * It measures the build in dist/, or in $JAWAD_DIST when that is set (as `npm run build` writes it).
  * Without URLs it serves test/fixtures itself and measures users-table.html (a 2,000-row admin
  * table) and snapshot-shop.html (a product page).
  *
@@ -14,7 +15,8 @@
  *  3. Both texts' size in o200k_base tokens (GPT-4o's tokenizer; a fair proxy for any model).
  *  4. Ground truth where the page carries data-expect marks: recall of the marked controls, and
  *     hidden elements that were given a ref anyway (scripts/bench-snapshot/truth.ts).
- *  5. Page load with and without the extension installed (scripts/bench-snapshot/load-time.ts).
+ *  5. Page load with and without the extension installed, in many back-to-back pairs, the figure
+ *     being the median of the pairs' ratios (scripts/bench-snapshot/load-time.ts).
  * Prints a table per page with targets and PASS/FAIL, and writes DIR/<n>.json per page (n from 1, in
  * the order of the URLs). It is a measurement, not a test: it exits 0 when a target is missed, 1 only
  * when something could not be measured.
@@ -30,7 +32,7 @@ import { startFixtureServer } from '../test/support/fixture-server';
 import { launchAnchorBrowser, openAnchorSession, type AnchorMeasurement, type AnchorSession } from './bench-snapshot/anchor';
 import { parseArgs, UsageError } from './bench-snapshot/args';
 import { distStamp, ensureBuild } from './bench/build';
-import { launchPlainChromium, measureLoads, type LoadMeasurement } from './bench-snapshot/load-time';
+import { launchPlainChromium, measureLoads, spreadOf, type LoadMeasurement } from './bench-snapshot/load-time';
 import { interleave, type Sampler } from './bench-snapshot/interleave';
 import { openJawadSession, type JawadMeasurement, type JawadSession } from './bench-snapshot/ours';
 import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/report';
@@ -38,7 +40,8 @@ import { scoreRefs, type TruthScore } from './bench-snapshot/truth';
 import { attempt, failed, type Outcome } from './bench/outcome';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DIST = join(ROOT, 'dist/chrome');
+/** The build launchJawad loads: JAWAD_DIST's, like `npm run build` and the E2E tests. */
+const DIST = join(resolve(ROOT, process.env.JAWAD_DIST ?? 'dist'), 'chrome');
 const DEFAULT_FIXTURES = ['users-table.html', 'snapshot-shop.html'];
 
 /**
@@ -113,7 +116,7 @@ async function closeAll(browsers: { jawad?: Outcome<JawadBrowser>; anchor?: Outc
  * Chromium for Playwright's snapshots, and from the load phase on a plain Chromium. Idle ones cost
  * next to nothing; keeping the first two up at once lets their snapshots alternate.
  */
-async function measureAll(results: PageResult[], runs: number): Promise<void> {
+async function measureAll(results: PageResult[], runs: number, loadRuns: number): Promise<void> {
   const stamp = distStamp(DIST);
   // Our own fresh profile, so it can be removed afterwards (launchJawad's default one stays in /tmp).
   const profileDir = newProfileDir();
@@ -133,12 +136,12 @@ async function measureAll(results: PageResult[], runs: number): Promise<void> {
       for (const result of results) result.ours = error;
     }
 
-    log('\nPage loads, with and without Jawad (plain Chromium: launching…)');
+    log(`\nPage loads, with and without Jawad, ${loadRuns} pairs per page (plain Chromium: launching…)`);
     const plain = (browsers.plain = failed(jawad) ? jawad : await attempt('launching plain Chromium', launchPlainChromium));
     for (const result of results) {
       if (failed(jawad)) result.load = jawad;
       else if (failed(plain)) result.load = plain;
-      else result.load = await attempt('page loads', () => measureLoads(jawad.browser, plain, result.url, runs, log));
+      else result.load = await attempt('page loads', () => measureLoads(jawad.browser, plain, result.url, loadRuns, log));
     }
   } finally {
     await closeAll(browsers);
@@ -174,7 +177,7 @@ function truthRows(result: PageResult): Row[] {
   ];
 }
 
-function pageRows(result: PageResult, runs: number): Row[] {
+function pageRows(result: PageResult, runs: number, loadRuns: number): Row[] {
   const targets = PAGE_TARGETS[pageName(result.url)];
   const { ours, anchor, load } = result;
   const snap = failed(ours) ? undefined : ours.snapshot;
@@ -193,11 +196,21 @@ function pageRows(result: PageResult, runs: number): Row[] {
     { metric: 'read_page markdown (chars)', ours: cell(ours, (o) => o.markdownChars), digits: 0, note: failed(ours) ? '' : `read_page maxChars 200000${ours.markdownTruncated ? ', truncated' : ''}` },
     ...truthRows(result),
     {
-      metric: `page load, median of ${runs} (ms)`, ours: cell(load, (l) => l.withExtension.p50), baseline: cell(load, (l) => l.without.p50),
-      on: 'ratio', max: LOAD_RATIO_MAX, unit: '×',
-      note: failed(load) ? '' : `loadEventEnd; with Jawad ${load.withExtension.min.toFixed(1)}–${load.withExtension.max.toFixed(1)}, without ${load.without.min.toFixed(1)}–${load.without.max.toFixed(1)} (min–max); baseline: Chromium without the extension`,
+      metric: `page load, median of ${loadRuns} (ms)`, ours: cell(load, (l) => l.withExtension.p50), baseline: cell(load, (l) => l.without.p50),
+      note: failed(load) ? '' : `loadEventEnd; middle half with Jawad ${range(load.samples.withExtension)}, without ${range(load.samples.without)}; baseline: Chromium without the extension`,
+    },
+    {
+      metric: `page load with / without, median of ${loadRuns} pairs`, ours: cell(load, (l) => l.pairRatio.p50), on: 'ours', max: LOAD_RATIO_MAX, unit: '×', digits: 3,
+      ...(failed(load) ? {} : { interval: { low: load.pairRatio.low95, high: load.pairRatio.high95 } }),
+      note: failed(load) ? '' : `each pair loaded back to back; 95 % interval of the median ${load.pairRatio.low95.toFixed(3)}–${load.pairRatio.high95.toFixed(3)}×, middle half of the pairs ${load.pairRatio.p25.toFixed(3)}–${load.pairRatio.p75.toFixed(3)}×`,
     },
   ];
+}
+
+/** The middle half of some timings, as printed: "41.2–44.0 ms". */
+function range(values: readonly number[]): string {
+  const { p25, p75 } = spreadOf(values);
+  return `${p25.toFixed(1)}–${p75.toFixed(1)} ms`;
 }
 
 const errorOf = (outcome: Outcome<object>): string | null => (failed(outcome) ? outcome.error : null);
@@ -238,14 +251,14 @@ async function main(): Promise<void> {
     const urls = fixtures ? DEFAULT_FIXTURES.map((file) => `${fixtures.url}/${file}`) : options.urls;
     const pending = { error: 'not measured' };
     const results: PageResult[] = urls.map((url) => ({ url, ours: pending, anchor: pending, load: pending }));
-    await measureAll(results, options.runs);
+    await measureAll(results, options.runs, options.loadRuns);
 
     const outDir = resolve(ROOT, options.outDir);
     mkdirSync(outDir, { recursive: true });
     log(`\nJawad snapshot benchmark — ${new Date().toISOString()} — ${cpus().length}× ${cpus()[0]?.model ?? 'unknown CPU'}, ${platform()} ${release()}, Node ${process.version}`);
     let unmeasured = false;
     for (const [index, result] of results.entries()) {
-      const rows = pageRows(result, options.runs);
+      const rows = pageRows(result, options.runs, options.loadRuns);
       log(`\n${pageName(result.url)} — ${result.url}\n`);
       log(renderTable(rows, { ours: 'Jawad', baseline: 'baseline' }));
       const file = join(outDir, `${index + 1}.json`);

@@ -3,8 +3,10 @@
 export interface SnapshotBenchOptions {
   /** Where the per-page JSON files go (required: the figures are meant to be kept). */
   outDir: string;
-  /** Timed snapshots per tool and page loads per browser, after one warm-up each. */
+  /** Timed snapshots per tool, after one warm-up each. */
   runs: number;
+  /** Pairs of page loads (one with Jawad, one without) per page, after two warm-up loads each. */
+  loadRuns: number;
   /** Rebuild dist/ before measuring (it is always built when missing). */
   build: boolean;
   /** Pages to measure; none means the two fixtures, served by the bench itself. */
@@ -14,12 +16,12 @@ export interface SnapshotBenchOptions {
 /** A bad command line: print the message and the usage, not a stack. */
 export class UsageError extends Error {}
 
-export const USAGE = 'Usage: npm run bench:snapshot -- --out DIR [--runs 7] [--build] [URL…]  (no URL: users-table.html and snapshot-shop.html from test/fixtures)';
+export const USAGE = 'Usage: npm run bench:snapshot -- --out DIR [--runs 7] [--load-runs 41] [--build] [URL…]  (no URL: users-table.html and snapshot-shop.html from test/fixtures; JAWAD_DIST=folder measures that build)';
 
-function runsValue(raw: string | undefined): number {
+function runsValue(flag: string, raw: string | undefined): number {
   const value = Number(raw);
   // Five is the least that makes a median worth printing; the cap keeps a typo from running all night.
-  if (!Number.isInteger(value) || value < 5 || value > 200) throw new UsageError(`--runs wants an integer in 5…200, got "${raw ?? ''}"\n${USAGE}`);
+  if (!Number.isInteger(value) || value < 5 || value > 200) throw new UsageError(`${flag} wants an integer in 5…200, got "${raw ?? ''}"\n${USAGE}`);
   return value;
 }
 
@@ -36,14 +38,15 @@ function pageUrl(raw: string): string {
 }
 
 export function parseArgs(argv: readonly string[]): SnapshotBenchOptions {
-  const options: SnapshotBenchOptions = { outDir: '', runs: 7, build: false, urls: [] };
+  const options: SnapshotBenchOptions = { outDir: '', runs: 7, loadRuns: 41, build: false, urls: [] };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
     // Flags take their value as `--flag value` or `--flag=value`.
     const value = (): string | undefined => inline ?? argv[++i];
     switch (flag) {
       case '--out': options.outDir = value() ?? ''; break;
-      case '--runs': options.runs = runsValue(value()); break;
+      case '--runs': options.runs = runsValue(flag, value()); break;
+      case '--load-runs': options.loadRuns = runsValue(flag, value()); break;
       case '--build': options.build = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default:

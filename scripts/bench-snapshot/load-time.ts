@@ -1,25 +1,49 @@
 /**
- * What having Jawad installed costs a page load: the same URL loaded in a fresh tab of the browser
- * with the extension and of a plain Chromium (same binary, same flags, no extension), comparing the
- * page's own `load` time (navigation entry's loadEventEnd, ms from navigation start).
+ * What having Jawad installed costs a page load: the same URL loaded in the browser with the
+ * extension and in a plain Chromium (same binary, same flags, no extension), comparing the page's
+ * own `load` time (navigation entry's loadEventEnd, ms from navigation start).
  *
- * Loads alternate between the two browsers (interleave.ts), so a slow patch of the machine slows both
- * sides alike instead of skewing the ratio.
+ * A 2 % difference is finer than this two-core, shared machine's noise on one load, so:
+ *  - many loads (--load-runs, 41 by default), in pairs: one with, one without, back to back, the
+ *    order alternating (interleave.ts), so a slow patch of the machine slows both halves of a pair;
+ *  - each pair gives a ratio; the figure is the median of those ratios, with the interval that
+ *    holds the true median with 95 % confidence. The target counts as met only when that whole
+ *    interval is under it: a median under 1.02 with an interval reaching past it is noise, not proof;
+ *  - one tab per browser, navigated again for each load: a new tab per load would add the start of
+ *    a renderer process to some loads and not others.
  */
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { sleep } from '../../test/e2e/support/extension-browser';
 import { evalIn } from '../bench/pages';
-import { summarize, type Summary } from '../bench/stats';
+import { median, percentile, summarize, type Summary } from '../bench/stats';
 import { CHROMIUM, CHROMIUM_FLAGS, VIEWPORT } from './anchor';
 import { interleave, type Sampler } from './interleave';
+
+/** The middle half of the values: where a typical run falls. */
+export interface Spread {
+  p25: number;
+  p50: number;
+  p75: number;
+}
+
+/** A median with the range that holds the true median with about 95 % confidence. */
+export interface MedianEstimate extends Spread {
+  low95: number;
+  high95: number;
+}
 
 export interface LoadMeasurement {
   withExtension: Summary;
   without: Summary;
   /** Median with / median without. */
   ratio: number;
+  /** with / without of each pair of loads taken back to back. */
+  pairRatio: MedianEstimate;
   samples: { withExtension: number[]; without: number[] };
 }
+
+/** Untimed loads first: the first ones pay for starting the renderer and compiling the page's script. */
+const WARM_UP_LOADS = 2;
 
 /** launchJawad's switches (test/e2e/support/extension-browser.ts) without the two that load the extension. */
 export function launchPlainChromium(): Promise<Browser> {
@@ -32,42 +56,71 @@ export function launchPlainChromium(): Promise<Browser> {
   });
 }
 
+export function spreadOf(values: readonly number[]): Spread {
+  return { p25: percentile(values, 25), p50: median(values), p75: percentile(values, 75) };
+}
+
+/**
+ * The median's 95 % confidence interval from order statistics (no assumption about the noise's
+ * shape): the values ranked n/2 ∓ 0.98·√n, the normal approximation of the binomial ranks.
+ */
+export function medianEstimate(values: readonly number[]): MedianEstimate {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  const reach = 0.98 * Math.sqrt(n);
+  const lowRank = Math.max(1, Math.floor(n / 2 - reach));
+  const highRank = Math.min(n, Math.ceil(n / 2 + 1 + reach));
+  return { ...spreadOf(values), low95: sorted[lowRank - 1] ?? Number.NaN, high95: sorted[highRank - 1] ?? Number.NaN };
+}
+
 /** Page code: the load event's end, once the browser has filled it in (0 until then). */
 function loadEventEnd(): number {
   const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   return entry?.loadEventEnd ?? 0;
 }
 
-async function loadOnce(browser: Browser, url: string): Promise<number> {
-  const page = await browser.newPage();
-  try {
-    await page.bringToFront(); // both browsers load in a visible tab, so neither is throttled
-    await page.goto(url, { waitUntil: 'load' });
-    // goto resolves on the load event; loadEventEnd is set just after the handlers ran.
-    for (let i = 0; i < 40; i++) {
-      const end = await evalIn(page, loadEventEnd, null);
-      if (end > 0) return end;
-      await sleep(25);
-    }
-    throw new Error(`${url} reported no loadEventEnd`);
-  } finally {
-    await page.close();
+async function loadOnce(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'load' });
+  // goto resolves on the load event; loadEventEnd is set just after the handlers ran.
+  for (let i = 0; i < 40; i++) {
+    const end = await evalIn(page, loadEventEnd, null);
+    if (end > 0) return end;
+    await sleep(25);
   }
+  throw new Error(`${url} reported no loadEventEnd`);
+}
+
+/** A tab in the foreground (so neither browser throttles it) that every load of this page reuses. */
+async function loadingTab(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  await page.bringToFront();
+  return page;
 }
 
 export async function measureLoads(withExtension: Browser, plain: Browser, url: string, runs: number, log: (line: string) => void): Promise<LoadMeasurement> {
-  // One untimed load each: the first pays for the renderer process and compiling the page's script.
-  await loadOnce(withExtension, url);
-  await loadOnce(plain, url);
-  const samples = { withExtension: [] as number[], without: [] as number[] };
-  const sides: Sampler[] = [
-    { label: 'load with Jawad', sample: async () => void samples.withExtension.push(await loadOnce(withExtension, url)) },
-    { label: 'load without Jawad', sample: async () => void samples.without.push(await loadOnce(plain, url)) },
-  ];
-  await interleave(sides, runs);
-  const failure = sides.find((side) => side.failure !== undefined)?.failure;
-  if (failure) throw new Error(failure);
-  const result = { withExtension: summarize(samples.withExtension), without: summarize(samples.without), samples };
-  log(`  load with Jawad: ${samples.withExtension.map((ms) => ms.toFixed(1)).join(', ')} ms; without: ${samples.without.map((ms) => ms.toFixed(1)).join(', ')} ms`);
-  return { ...result, ratio: result.withExtension.p50 / result.without.p50 };
+  const tabs = { withExtension: await loadingTab(withExtension), without: await loadingTab(plain) };
+  try {
+    for (let i = 0; i < WARM_UP_LOADS; i++) {
+      await loadOnce(tabs.withExtension, url);
+      await loadOnce(tabs.without, url);
+    }
+    const samples = { withExtension: [] as number[], without: [] as number[] };
+    const sides: Sampler[] = [
+      { label: 'load with Jawad', sample: async () => void samples.withExtension.push(await loadOnce(tabs.withExtension, url)) },
+      { label: 'load without Jawad', sample: async () => void samples.without.push(await loadOnce(tabs.without, url)) },
+    ];
+    await interleave(sides, runs);
+    const failure = sides.find((side) => side.failure !== undefined)?.failure;
+    if (failure) throw new Error(failure);
+    const withSummary = summarize(samples.withExtension);
+    const withoutSummary = summarize(samples.without);
+    const pairRatio = medianEstimate(samples.withExtension.map((ms, i) => ms / samples.without[i]!));
+    const list = (values: number[]) => values.map((ms) => ms.toFixed(1)).join(', ');
+    log(`  load with Jawad: ${list(samples.withExtension)} ms\n  without: ${list(samples.without)} ms`);
+    log(`  with / without per pair: median ${pairRatio.p50.toFixed(3)}× (95 % interval ${pairRatio.low95.toFixed(3)}–${pairRatio.high95.toFixed(3)}×), middle half ${pairRatio.p25.toFixed(3)}–${pairRatio.p75.toFixed(3)}×`);
+    return { withExtension: withSummary, without: withoutSummary, ratio: withSummary.p50 / withoutSummary.p50, pairRatio, samples };
+  } finally {
+    await tabs.withExtension.close().catch(() => undefined);
+    await tabs.without.close().catch(() => undefined);
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The per-page table: Jawad next to a baseline (Playwright's snapshot, or Chromium without the
  * extension), their ratio, a target and a verdict — PASS/FAIL against the target, "info" without
- * one, ERROR when a figure could not be taken.
+ * one, ERROR when a figure could not be taken, UNRESOLVED when the figure's confidence interval
+ * reaches across the target (the noise is larger than the difference asked about).
  */
 
 /** A measured number, why there is none, or nothing to show. */
@@ -19,9 +20,11 @@ export interface Row {
   unit?: string;
   digits?: number;
   note?: string;
+  /** The 95 % confidence interval of `ours`: the verdict holds only when all of it is on one side of the target. */
+  interval?: { low: number; high: number };
 }
 
-export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'info';
+export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'UNRESOLVED' | 'info';
 
 const isError = (cell: Cell): cell is { error: string } => typeof cell === 'object';
 
@@ -34,8 +37,11 @@ export function verdict(row: Row): Verdict {
   if (row.max === undefined && row.min === undefined) return 'info';
   const value = row.on === 'ratio' ? ratioOf(row) : row.ours;
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'ERROR';
-  const ok = (row.max === undefined || value <= row.max) && (row.min === undefined || value >= row.min);
-  return ok ? 'PASS' : 'FAIL';
+  const within = (figure: number) => (row.max === undefined || figure <= row.max) && (row.min === undefined || figure >= row.min);
+  if (!row.interval) return within(value) ? 'PASS' : 'FAIL';
+  const { low, high } = row.interval;
+  if (within(low) && within(high)) return 'PASS';
+  return within(low) || within(high) ? 'UNRESOLVED' : 'FAIL';
 }
 
 function formatNumber(value: number, digits: number): string {

@@ -61,9 +61,11 @@ export async function injectPageScript(tab: TargetTab, script: PageScript, where
   }
   try {
     const target = { tabId: tab.id, ...(where.allFrames ? { allFrames: true } : {}), ...(where.frameIds ? { frameIds: where.frameIds } : {}) };
-    const probes = await browser.scripting.executeScript({ target, func: (name: string) => name in globalThis, args: [script.installedFlag] });
+    // injectImmediately: otherwise the browser waits for every frame to finish loading first, and a
+    // frame that never does (a request held open) would hold the tool until its time runs out.
+    const probes = await browser.scripting.executeScript({ target, func: (name: string) => name in globalThis, args: [script.installedFlag], injectImmediately: true });
     const missing = probes.filter((probe) => probe.result !== true).map((probe) => probe.frameId);
-    if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [script.file] });
+    if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [script.file], injectImmediately: true });
     return probes.map((probe) => probe.frameId);
   } catch (error) {
     throw new JawadError('PAGE_UNREADABLE', 'The browser does not let extensions read this page (store pages and some built-in pages are protected).', String(error));

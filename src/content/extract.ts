@@ -10,13 +10,22 @@ import { extractProduct } from './product';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
 
-function isHidden(element: Element): boolean {
-  if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return true;
+/** Hidden on purpose, whatever the styles say. */
+function isMarkedHidden(element: Element): boolean {
+  return element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden');
+}
+
+function isNotRendered(element: Element): boolean {
   if (typeof element.checkVisibility === 'function') {
     return !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: false });
   }
   const style = getComputedStyle(element);
   return style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0';
+}
+
+/** display: contents (framework wrappers): no box of its own, so it looks hidden, but its children show. */
+function isSeeThrough(element: Element): boolean {
+  return getComputedStyle(element).display === 'contents';
 }
 
 function isClippedAway(element: Element): boolean {
@@ -41,7 +50,7 @@ export function visibleClone(doc: Document): Document {
   const doomed: Element[] = [];
   for (let i = 0; i < live.length && i < copied.length; i++) {
     const element = live[i]!;
-    if (isHidden(element) || isClippedAway(element)) doomed.push(copied[i]!);
+    if (isMarkedHidden(element) || ((isNotRendered(element) || isClippedAway(element)) && !isSeeThrough(element))) doomed.push(copied[i]!);
   }
   for (const element of doomed) element.remove();
   clone.querySelectorAll(DROP_TAGS).forEach((element) => element.remove());
@@ -55,24 +64,46 @@ function markdownOf(root: Node): string {
     const alt = (node as HTMLImageElement).getAttribute('alt')?.trim();
     return alt ? `[image: ${alt}]` : '';
   } });
-  return turndown.turndown(root as HTMLElement).replace(/\n{3,}/g, '\n\n').trim();
+  try {
+    return turndown.turndown(root as HTMLElement).replace(/\n{3,}/g, '\n\n').trim();
+  } catch (error) {
+    // Turndown recurses once per level of nesting: a page nested thousands deep overflows the stack.
+    // Its text, without the markdown, is still the page.
+    if (!(error instanceof RangeError)) throw error;
+    return (root.textContent ?? '').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+  }
 }
 
-export function extractPage(doc: Document, maxChars: number): PageContent {
-  const product = extractProduct(doc); // before Readability, which discards scripts and metadata
+/** Readability's pick of the main content, or the whole visible page when it finds none. */
+function mainContent(doc: Document): { title: string; root: Node | null } {
   const clone = visibleClone(doc);
-  const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
-  const root = (article?.content as unknown as Node | null | undefined) ?? clone.body;
+  try {
+    const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
+    return { title: article?.title ?? '', root: (article?.content as unknown as Node | null | undefined) ?? clone.body };
+  } catch (error) {
+    // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
+    // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.
+    if (!(error instanceof RangeError)) throw error;
+    return { title: '', root: visibleClone(doc).body };
+  }
+}
+
+/**
+ * The page's text and facts. Its refs (interactiveElements) come from the page agent, whose
+ * registry the actions resolve refs in: the read_page tool asks both and combines the answers.
+ */
+export function extractPage(doc: Document, maxChars: number): Omit<PageContent, 'interactiveElements'> {
+  const product = extractProduct(doc); // before Readability, which discards scripts and metadata
+  const { title, root } = mainContent(doc);
   let markdown = root ? markdownOf(root) : '';
   if (!markdown) markdown = (doc.body?.innerText ?? '').trim();
   const truncated = markdown.length > maxChars;
   return {
-    title: (article?.title || doc.title || '').trim(),
+    title: (title || doc.title || '').trim(),
     url: doc.location?.href ?? '',
     markdown: truncated ? markdown.slice(0, maxChars) : markdown,
     truncated,
     ...(doc.documentElement.lang ? { lang: doc.documentElement.lang } : {}),
     product,
-    interactiveElements: [],
   };
 }

@@ -15,6 +15,7 @@ import { scroll } from './scroll';
 import { typeText } from './type-text';
 import { fill } from './fill';
 import { goBack, goForward, reloadTab } from './history-navigation';
+import { highlight } from './highlight';
 import { listTabs } from './list-tabs';
 import { newTab } from './new-tab';
 import { openUrl } from './open-url';
@@ -27,7 +28,7 @@ import type { Tool } from './tool';
 
 // Each tool's run() takes its own parameter type; the registry validates before calling, so the
 // list can hold them under the common Tool type.
-export const TOOLS = [snapshot, click, doubleClick, fill, typeText, pressKey, selectOption, check, uncheck, hover, focus, scroll, get, is, readPage, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
+export const TOOLS = [snapshot, click, doubleClick, fill, typeText, pressKey, selectOption, check, uncheck, hover, focus, scroll, get, is, readPage, highlight, listTabs, openUrl, newTab, switchTab, closeTab, goBack, goForward, reloadTab] as Tool[];
 
 export function createToolRegistry(): ToolRegistry {
   return new ToolRegistry(TOOLS);

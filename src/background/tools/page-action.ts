@@ -13,6 +13,8 @@ const MAY_NAVIGATE = new Set<Action>(['click', 'dblclick', 'press']);
  */
 const NAVIGATION_START_MS = 1_000;
 const POLL_MS = 25;
+/** How long to wait for the page an action led to before reading it anyway. */
+const NAVIGATION_LOAD_MS = 8_000;
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -23,18 +25,24 @@ function watchNavigation(tabId: number) {
     if (id === tabId && change.status === 'loading') started = true;
   };
   browser.tabs.onUpdated.addListener(onUpdated);
+  // A page that was still loading before the action (a frame that never loads) is no sign of a navigation.
+  const loadingBefore = browser.tabs.get(tabId).then((tab) => tab.status === 'loading', () => false);
   return {
     /** The new URL once loaded, or undefined when the action did not navigate. `expected`: the page said one is coming. */
     async settle(signal: AbortSignal, expected: boolean): Promise<string | undefined> {
       try {
+        const wasLoading = await loadingBefore;
         let tab = await browser.tabs.get(tabId);
+        const loading = () => tab.status === 'loading' && !wasLoading;
         const deadline = Date.now() + (expected ? NAVIGATION_START_MS : 0);
-        while (!started && tab.status !== 'loading' && Date.now() < deadline && !signal.aborted) {
+        while (!started && !loading() && Date.now() < deadline && !signal.aborted) {
           await pause(POLL_MS);
           tab = await browser.tabs.get(tabId);
         }
-        if (!started && tab.status !== 'loading') return undefined;
-        while (tab.status === 'loading' && !signal.aborted) {
+        if (!started && !loading()) return undefined;
+        // A page that never finishes (a hung frame) must not hold the step: the new page is there.
+        const loadDeadline = Date.now() + NAVIGATION_LOAD_MS;
+        while (tab.status === 'loading' && Date.now() < loadDeadline && !signal.aborted) {
           await pause(POLL_MS);
           tab = await browser.tabs.get(tabId);
         }

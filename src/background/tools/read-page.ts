@@ -1,13 +1,24 @@
 import * as z from 'zod/mini';
+import { PageSnapshot, type PageContent } from '../../protocol';
 import { readActivePage } from '../page-reader';
+import { snapshot } from './snapshot';
 import { defineTool } from './tool';
 
 export const readPage = defineTool({
   name: 'read_page',
-  description: 'Read the visible main content of the current tab as markdown, with its title and URL.',
+  description:
+    'Read the visible main content of the current tab as markdown, with its title, URL, product facts on shop pages, and interactiveElements: everything a user can act on, with the same refs the snapshot tool gives (act on them with click, fill, …).',
   params: z.object({
     maxChars: z._default(z.int().check(z.minimum(200), z.maximum(200_000)), 20_000),
   }),
   level: 'read-only',
-  run: ({ maxChars }, { requestId, windowId }) => readActivePage(requestId, windowId, maxChars),
+  async run({ maxChars }, context): Promise<PageContent> {
+    // The reader writes the markdown, the page agent lists the refs (its registry is the one the
+    // actions resolve refs in): both at once, so the call costs the slower of the two.
+    const [content, outline] = await Promise.all([
+      readActivePage(context.requestId, context.windowId, maxChars),
+      snapshot.run(snapshot.params.parse({}), context),
+    ]);
+    return { ...content, interactiveElements: PageSnapshot.parse(outline).refs };
+  },
 });

@@ -60,6 +60,8 @@ export async function prepare(element: Element, label: string): Promise<Element>
   }
   target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const rect = await settle(target);
+  // Pages remove elements as they scroll into view (lazy lists, re-renders): never click what took the place.
+  if (!target.isConnected) throw new JawadError('STALE_REF', `${label} was removed from the page as it was scrolled to. Take a new snapshot.`);
   const cover = coveredBy(target, rect, window);
   if (cover) throw new JawadError('COVERED', `${label} is covered by ${cover}, which would get the click instead.`, { coveredBy: cover });
   return target;
@@ -78,6 +80,8 @@ export function pointerSequence(target: Element): void {
   target.dispatchEvent(new MouseEvent('mouseover', init));
   const pointerAccepted = target.dispatchEvent(new PointerEvent('pointerdown', { ...pointer, buttons: 1 }));
   const mouseAccepted = pointerAccepted && target.dispatchEvent(new MouseEvent('mousedown', { ...init, buttons: 1 }));
+  // Removed as it was pressed: a person's click would not reach it either, so it is not clicked.
+  if (!target.isConnected) throw new JawadError('STALE_REF', 'The element was removed from the page as it was pressed, so it was not clicked. Take a new snapshot.');
   if (mouseAccepted) (target as HTMLElement).focus?.({ preventScroll: true });
   target.dispatchEvent(new PointerEvent('pointerup', pointer));
   if (pointerAccepted) target.dispatchEvent(new MouseEvent('mouseup', init));

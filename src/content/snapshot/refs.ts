@@ -8,6 +8,8 @@ export class RefRegistry {
   private readonly byElement = new WeakMap<Element, string>();
   private readonly byRef = new Map<string, WeakRef<Element>>();
   private next = 1;
+  /** The refs the latest snapshot listed: what "highlight everything" outlines. */
+  private listed: readonly string[] = [];
 
   constructor(private readonly prefix = '') {}
 
@@ -19,6 +21,14 @@ export class RefRegistry {
       this.byRef.set(ref, new WeakRef(element));
     }
     return ref;
+  }
+
+  rememberListed(refs: readonly string[]): void {
+    this.listed = refs;
+  }
+
+  lastListed(): readonly string[] {
+    return this.listed;
   }
 
   /** The live element of a ref; STALE_REF when it was removed, never another element. */

@@ -3,6 +3,7 @@
  * closed shadow roots, slots) that lists every element a user can act on with a stable ref, plus
  * the visible text around them, in a compact outline. Hidden content never appears.
  */
+import { JawadError } from '../../protocol/errors';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { accessibleName } from './name';
 import type { RefRegistry } from './refs';
@@ -219,31 +220,43 @@ function listWindow(walk: Walk, element: Element, rows: Element[]): Element[] {
   return shown;
 }
 
-function visitChildren(walk: Walk, element: Element, inherited: Inherited): void {
-  const elements = Array.from(childrenOf(element)).filter((child): child is Element => child.nodeType === Node.ELEMENT_NODE);
-  for (const child of listWindow(walk, element, elements)) visit(walk, child, inherited);
+/** An element still to visit, with what its ancestors pass down. */
+interface Pending {
+  element: Element;
+  inherited: Inherited;
 }
 
-function visit(walk: Walk, element: Element, inherited: Inherited): void {
+/** The element children the walk descends into (a window of them in long lists). */
+function childrenToVisit(walk: Walk, element: Element): Element[] {
+  const elements = Array.from(childrenOf(element)).filter((child): child is Element => child.nodeType === Node.ELEMENT_NODE);
+  return listWindow(walk, element, elements);
+}
+
+/**
+ * Writes the element's own line, if any, and returns its children to visit next (none when
+ * nothing inside it can show). The walk is a loop over a stack, not recursion: a page nested
+ * thousands of levels deep must not overflow the call stack.
+ */
+function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   walk.elementCount++;
-  if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return;
+  if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return [];
   if (!element.checkVisibility()) {
     // display:contents (slots, framework wrappers) has no box but its children do: see through it.
     // Anything else that fails here is display:none or content-visibility:hidden: nothing shows.
-    if (getComputedStyle(element).display === 'contents') visitChildren(walk, element, inherited);
-    return;
+    if (getComputedStyle(element).display !== 'contents') return [];
+    return childrenToVisit(walk, element).map((child) => ({ element: child, inherited }));
   }
   const rect = element.getBoundingClientRect();
   const view = walk.view;
   const style = getComputedStyle(element);
-  if ((rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) && style.position !== 'static') return;
+  if ((rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) && style.position !== 'static') return [];
   const { insideControl, parentPointer } = inherited;
   const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const role = roleOf(element);
   const shown = isShown(element, rect, view, clip);
   if (FRAMES.has(element.localName)) {
     if (shown) framePlaceholder(walk, element);
-    return;
+    return [];
   }
   const pointer = shown && style.cursor === 'pointer';
   const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
@@ -253,8 +266,20 @@ function visit(walk: Walk, element: Element, inherited: Inherited): void {
     const text = ownText(element);
     if (text) walk.lines.push(`- text: ${text}`);
   }
-  if (role === 'heading' && shown && !acts) return; // its text is the heading's name
-  visitChildren(walk, element, { insideControl: insideControl || acts, parentPointer: pointer, clip: clipFor(style, rect, clip) });
+  // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
+  const named = acts || (role === 'heading' && shown);
+  const passed: Inherited = { insideControl: insideControl || named, parentPointer: pointer, clip: clipFor(style, rect, clip) };
+  return childrenToVisit(walk, element).map((child) => ({ element: child, inherited: passed }));
+}
+
+/** Visits the tree in document order (depth first), children in the order they appear. */
+function walkFrom(walk: Walk, root: Element): void {
+  const stack: Pending[] = [{ element: root, inherited: { insideControl: false, parentPointer: false, clip: undefined } }];
+  while (stack.length > 0 && !walk.partial) {
+    const { element, inherited } = stack.pop()!;
+    const children = visit(walk, element, inherited);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
 }
 
 /** Marks where a visible frame's own outline goes; a hidden frame gets no line, so none of it shows. */
@@ -270,7 +295,19 @@ function labelShown(element: Element, clip: Clip | undefined): boolean {
   return Array.from((element as HTMLInputElement).labels ?? []).some((label) => visibleIn(label.getBoundingClientRect(), clip));
 }
 
+/**
+ * A frame whose page has not arrived still shows the blank document every frame starts with; its
+ * outline would be empty and look final. (The blank document has its parent's origin, so its
+ * <iframe> element is reachable.)
+ */
+function awaitingItsPage(doc: Document): boolean {
+  if (doc.URL !== 'about:blank') return false;
+  const src = (doc.defaultView?.frameElement as HTMLIFrameElement | null)?.src;
+  return Boolean(src) && src !== 'about:blank';
+}
+
 export function takeSnapshot(doc: Document, refs: RefRegistry, options: SnapshotOptions): PageSnapshot {
+  if (awaitingItsPage(doc)) throw new JawadError('PAGE_UNREADABLE', 'This frame has not loaded its page yet.');
   const walk: Walk = {
     refs,
     options,
@@ -281,7 +318,8 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     deadline: performance.now() + options.timeBudgetMs,
     view: doc.defaultView ?? window,
   };
-  if (doc.body) visit(walk, doc.body, { insideControl: false, parentPointer: false, clip: undefined });
+  if (doc.body) walkFrom(walk, doc.body);
+  refs.rememberListed(walk.found.map((found) => found.ref));
   if (walk.partial) walk.lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
   return {
     url: doc.location?.href ?? '',

@@ -29,7 +29,7 @@ describe('the tool list', () => {
     expect(level('list_tabs')).toBe('read-only');
     for (const name of ['open_url', 'new_tab', 'switch_tab', 'close_tab', 'go_back', 'go_forward', 'reload_tab']) expect(level(name), name).toBe('navigate');
     for (const name of ['click', 'double_click', 'fill', 'type_text', 'press_key', 'select_option', 'check', 'uncheck']) expect(level(name), name).toBe('interact');
-    for (const name of ['hover', 'focus', 'scroll', 'get', 'is']) expect(level(name), name).toBe('read-only');
+    for (const name of ['hover', 'focus', 'scroll', 'get', 'is', 'highlight']) expect(level(name), name).toBe('read-only');
   });
 
   it('makes every action name exactly one target: a snapshot ref or a selector', () => {
