@@ -7,13 +7,9 @@ import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import type { PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
+import { BackgroundFinder, hasInvisibleInk, isMarkedHidden, isPushedOffPage } from './visibility';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
-
-/** Hidden on purpose, whatever the styles say. */
-function isMarkedHidden(element: Element): boolean {
-  return element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden');
-}
 
 function isNotRendered(element: Element): boolean {
   if (typeof element.checkVisibility === 'function') {
@@ -30,13 +26,16 @@ function isSeeThrough(element: Element): boolean {
 
 function isClippedAway(element: Element): boolean {
   const rect = element.getBoundingClientRect();
-  const view = element.ownerDocument.defaultView;
-  // Pushed out of the page (left: -10000px and friends): no scrolling brings it into view.
-  if (rect.right + (view?.scrollX ?? 0) <= 0 || rect.bottom + (view?.scrollY ?? 0) <= 0) return true;
+  if (isPushedOffPage(rect, element.ownerDocument.defaultView)) return true;
   if (rect.width > 1 || rect.height > 1) return false;
   // A 1×1 (or 0×0) box with overflow hidden is the "visually hidden" trick; real text cannot fit.
   const style = getComputedStyle(element);
   return style.overflow === 'hidden' || style.clip !== 'auto' || style.clipPath !== 'none';
+}
+
+function hasOwnText(element: Element): boolean {
+  for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE && node.textContent?.trim()) return true;
+  return false;
 }
 
 /**
@@ -48,10 +47,16 @@ export function visibleClone(doc: Document): Document {
   const live = doc.body ? Array.from(doc.body.getElementsByTagName('*')) : [];
   const copied = clone.body ? Array.from(clone.body.getElementsByTagName('*')) : [];
   const doomed: Element[] = [];
+  const unreadable: Element[] = [];
+  const backgrounds = new BackgroundFinder();
   for (let i = 0; i < live.length && i < copied.length; i++) {
     const element = live[i]!;
     if (isMarkedHidden(element) || ((isNotRendered(element) || isClippedAway(element)) && !isSeeThrough(element))) doomed.push(copied[i]!);
+    else if (hasOwnText(element) && hasInvisibleInk(getComputedStyle(element), backgrounds.of(element))) unreadable.push(copied[i]!);
   }
+  // Only the element's own text goes: its children may set a readable size or colour of their own
+  // (font-size: 0 on a row of inline blocks is a common layout trick).
+  for (const element of unreadable) for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE) node.remove();
   for (const element of doomed) element.remove();
   clone.querySelectorAll(DROP_TAGS).forEach((element) => element.remove());
   return clone;

@@ -8,6 +8,7 @@ import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { accessibleName } from './name';
 import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
+import { BackgroundFinder, hasInvisibleInk } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -38,6 +39,7 @@ interface Walk {
   partial: boolean;
   deadline: number;
   view: Window;
+  backgrounds: BackgroundFinder;
 }
 
 /** Extensions may open closed shadow roots: chrome.dom in Chromium, openOrClosedShadowRoot in Firefox. */
@@ -260,11 +262,14 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   }
   const pointer = shown && style.cursor === 'pointer';
   const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
+  // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
+  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element));
   if (acts) emitRef(walk, element, role, rect);
-  else if (shown && role === 'heading') walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
-  else if (shown && !insideControl) {
+  else if (shown && role === 'heading') {
+    if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
+  } else if (shown && !insideControl) {
     const text = ownText(element);
-    if (text) walk.lines.push(`- text: ${text}`);
+    if (text && readable()) walk.lines.push(`- text: ${text}`);
   }
   // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
   const named = acts || (role === 'heading' && shown);
@@ -317,6 +322,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     partial: false,
     deadline: performance.now() + options.timeBudgetMs,
     view: doc.defaultView ?? window,
+    backgrounds: new BackgroundFinder(),
   };
   if (doc.body) walkFrom(walk, doc.body);
   refs.rememberListed(walk.found.map((found) => found.ref));
