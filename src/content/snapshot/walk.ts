@@ -185,8 +185,8 @@ function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect): voi
 
 function ownText(element: Element): string {
   let text = '';
-  for (const child of Array.from(element.childNodes)) if (child.nodeType === Node.TEXT_NODE) text += child.textContent;
-  return clip(text);
+  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE) text += (child as Text).data;
+  return text ? clip(text) : '';
 }
 
 function outOfBudget(walk: Walk): boolean {
@@ -230,7 +230,9 @@ interface Pending {
 
 /** The element children the walk descends into (a window of them in long lists). */
 function childrenToVisit(walk: Walk, element: Element): Element[] {
-  const elements = Array.from(childrenOf(element)).filter((child): child is Element => child.nodeType === Node.ELEMENT_NODE);
+  const children = childrenOf(element);
+  // The common case (no shadow root, no slot): the browser's own list of element children.
+  const elements = children === element.childNodes ? Array.from(element.children) : Array.from(children).filter((child): child is Element => child.nodeType === Node.ELEMENT_NODE);
   return listWindow(walk, element, elements);
 }
 
