@@ -100,9 +100,9 @@ function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | un
   return inherited;
 }
 
-/** Shown: rendered, not visibility:hidden, not transparent, not pushed out of the page or clipped away. */
-function isShown(element: Element, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
-  if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+/** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
+function isShown(painted: boolean, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
+  if (!painted) return false;
   if (rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) return false;
   return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
 }
@@ -244,7 +244,9 @@ function childrenToVisit(walk: Walk, element: Element): Element[] {
 function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   walk.elementCount++;
   if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return [];
-  if (!element.checkVisibility()) {
+  // One check answers both questions for most elements: painted implies rendered.
+  const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  if (!painted && !element.checkVisibility()) {
     // display:contents (slots, framework wrappers) has no box but its children do: see through it.
     // Anything else that fails here is display:none or content-visibility:hidden: nothing shows.
     if (getComputedStyle(element).display !== 'contents') return [];
@@ -257,7 +259,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const { insideControl, parentPointer } = inherited;
   const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const role = roleOf(element);
-  const shown = isShown(element, rect, view, clip);
+  const shown = isShown(painted, rect, view, clip);
   if (FRAMES.has(element.localName)) {
     if (shown) framePlaceholder(walk, element);
     return [];
