@@ -103,7 +103,7 @@ class TaskState {
   }
 }
 
-const PAGE_ACTIONS_WITH_TARGET = (params: Record<string, unknown>) => typeof params.ref === 'string' || typeof params.selector === 'string';
+const namesTarget = (params: Record<string, unknown>) => typeof params.ref === 'string' || typeof params.selector === 'string';
 
 function parseArguments(raw: string): Record<string, unknown> | undefined {
   try {
@@ -186,23 +186,39 @@ export class AgentRunner {
 
   /** One tool call, from proposal to result. */
   private async step(state: TaskState, call: ToolCall, thinking: string): Promise<StepEnd> {
-    const { task } = state;
     const params = parseArguments(call.arguments);
     const tab = await this.deps.tabs.active(state.windowId);
     const base = this.newStep(state, call.name, params ?? { arguments: call.arguments.slice(0, 500) }, tab.url, thinking);
     if (!params) {
-      return this.finishWithoutRunning(state, { ...base, status: 'failed', decision: 'auto-approve', result: { success: false, summary: 'The model sent arguments that are not valid JSON.', error: { code: 'VALIDATION_ERROR', message: 'Arguments are not valid JSON.' } } },
-        `VALIDATION_ERROR: the arguments of ${call.name} are not valid JSON. Send a JSON object.`);
+      const error = { code: 'VALIDATION_ERROR' as const, message: 'Arguments are not valid JSON.' };
+      const failed: AgentStep = { ...base, status: 'failed', decision: 'auto-approve', result: { success: false, summary: 'The model sent arguments that are not valid JSON.', error } };
+      return this.finishWithoutRunning(state, failed, `VALIDATION_ERROR: the arguments of ${call.name} are not valid JSON. Send a JSON object.`);
     }
-    const classified = await this.classify(state, call.name, params, tab);
+    const step = await this.judge(state, base, params, tab);
+    if (step.verdict === 'deny') {
+      const denied: AgentStep = { ...step, status: 'denied', decision: 'policy-deny', result: { success: false, summary: step.reasons.join(' ') || 'Not allowed.' } };
+      return this.finishWithoutRunning(state, denied, deniedForModel(step.tool, false));
+    }
+    if (step.verdict === 'auto-approve') return this.execute(state, step, params);
+    const decision = await this.ask(state, step);
+    const answered: AgentStep = { ...step, decision };
+    if (decision === 'deny' || decision === 'deny-all') return this.refused(state, answered);
+    await this.deps.harbor.decide(decision, { site: step.site, level: step.level, critical: step.critical });
+    this.widenScope(state, step, params);
+    return this.execute(state, { ...answered, status: 'running' }, params);
+  }
+
+  /** Harbor's verdict and the guard's findings, written into the step the user will see. */
+  private async judge(state: TaskState, base: AgentStep, params: Record<string, unknown>, tab: TaskTab): Promise<AgentStep> {
+    const classified = await this.classify(state, base.tool, params, tab);
     const policy = await this.deps.harbor.policy();
     const guard = guardStep(classified.facts, state.scope, state.ledger);
-    let verdict = checkPermission(policy, call.name, classified.level, classified.site, classified.critical);
+    let verdict = checkPermission(policy, base.tool, classified.level, classified.site, classified.critical);
     const forced = [...guard.reasons, ...(classified.unreadable ? ['Jawad could not inspect the target element.'] : [])];
     if (verdict === 'auto-approve' && forced.length > 0) verdict = 'ask';
     const reasons = verdict === 'auto-approve' ? [] : [...classified.reasons, ...forced];
     if (verdict === 'ask' && reasons.length === 0) reasons.push(askingReason(classified.level, classified.site));
-    let step: AgentStep = {
+    return {
       ...base,
       site: classified.site,
       level: classified.level,
@@ -216,31 +232,29 @@ export class AgentRunner {
       status: verdict === 'ask' ? 'asking' : 'running',
       ...(verdict === 'auto-approve' ? { decision: 'auto-approve' as const } : {}),
     };
-    if (verdict === 'deny') {
-      return this.finishWithoutRunning(state, { ...step, status: 'denied', decision: 'policy-deny', result: { success: false, summary: reasons.join(' ') || 'Not allowed.' } }, deniedForModel(call.name, false));
-    }
-    if (verdict === 'ask') {
-      await this.save(state, step);
-      task.signal.aborted || this.deps.emit({ type: 'PERMISSION_REQUEST', requestId: task.eventRequestId, payload: { step } });
-      const decision = await this.deps.broker.wait(step.id, task.conversationId, task.signal);
-      step = { ...step, decision };
-      if (decision === 'deny' || decision === 'deny-all') {
-        const stopped = task.signal.aborted;
-        const end = await this.finishWithoutRunning(state, { ...step, status: stopped ? 'stopped' : 'denied', result: { success: false, summary: stopped ? 'Stopped.' : 'You denied this step.' } }, deniedForModel(call.name, true));
-        return decision === 'deny-all' ? { ...end, stop: stopped ? 'You stopped the task.' : `You denied step ${step.index} and stopped the task.` } : end;
-      }
-      await this.deps.harbor.decide(decision, { site: step.site, level: step.level, critical: step.critical });
-      this.widenScope(state, step, params);
-      step = { ...step, status: 'running' };
-    }
-    return this.execute(state, step, params);
+  }
+
+  /** Shows the prompt and waits for the user (a stop counts as deny-all). */
+  private async ask(state: TaskState, step: AgentStep): Promise<Decision> {
+    const { task } = state;
+    await this.save(state, step);
+    if (!task.signal.aborted) this.deps.emit({ type: 'PERMISSION_REQUEST', requestId: task.eventRequestId, payload: { step } });
+    return this.deps.broker.wait(step.id, task.conversationId, task.signal);
+  }
+
+  private async refused(state: TaskState, step: AgentStep): Promise<StepEnd> {
+    const stopped = state.task.signal.aborted;
+    const summary = stopped ? 'Stopped.' : 'You denied this step.';
+    const end = await this.finishWithoutRunning(state, { ...step, status: stopped ? 'stopped' : 'denied', result: { success: false, summary } }, deniedForModel(step.tool, true));
+    if (step.decision !== 'deny-all') return end;
+    return { ...end, stop: stopped ? 'You stopped the task.' : `You denied step ${step.index} and stopped the task.` };
   }
 
   private async classify(state: TaskState, tool: string, params: Record<string, unknown>, tab: TaskTab): Promise<StepClass & { unreadable: boolean }> {
     const level = this.deps.tools.get(tool)?.level ?? 'read-only';
     let target: TargetDescription | undefined;
     let unreadable = false;
-    if (PAGE_ACTIONS_WITH_TARGET(params) && this.deps.tools.get(tool)) {
+    if (namesTarget(params) && this.deps.tools.get(tool)) {
       const wanted: Target = typeof params.ref === 'string' ? { ref: params.ref } : { selector: String(params.selector) };
       target = await this.deps.describe({ requestId: childRequestId(state.task.requestId, 'describe'), windowId: state.windowId }, wanted).catch(() => {
         unreadable = true;
