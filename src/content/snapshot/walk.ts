@@ -40,11 +40,20 @@ interface Walk {
   deadline: number;
   view: Window;
   backgrounds: BackgroundFinder;
+  /** Boxes of out-of-flow elements (fixed, sticky, absolute): what can sit on top of others. */
+  overlays: DOMRect[];
+  /** Ref lines to check for coverage once every overlay is known (a cookie banner comes last). */
+  coverChecks: Array<{ line: number; element: Element; rect: DOMRect }>;
 }
+
+/** The only elements attachShadow() accepts (HTML spec): these and custom elements. */
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
 /** Extensions may open closed shadow roots: chrome.dom in Chromium, openOrClosedShadowRoot in Firefox. */
 function shadowRootOf(element: Element): ShadowRoot | null {
   if (element.shadowRoot) return element.shadowRoot;
+  // Asking the extension API costs a call per element: only ask where a root can be.
+  if (!SHADOW_HOSTS.has(element.localName) && !element.localName.includes('-')) return null;
   const firefox = (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
   if (firefox) return firefox;
   const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } }).chrome?.dom;
@@ -167,6 +176,26 @@ export function coveredBy(element: Element, rect: DOMRect, view: Window): string
   return `${roleOf(owner) === 'generic' ? owner.localName : roleOf(owner)}${name ? ` ${quote(clip(name, 40))}` : ''}`;
 }
 
+const OUT_OF_FLOW = new Set(['fixed', 'sticky', 'absolute']);
+
+function overlaps(a: DOMRect, b: DOMRect): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * Adds `[covered by …]` to ref lines. Something painted over an element is, in practice, taken out
+ * of the flow (a fixed banner, a sticky header, an absolute menu or dialog); hit-testing only the
+ * refs under such a box spares a hit test per ref. Actions hit-test again before every click.
+ */
+function markCovered(walk: Walk): void {
+  if (walk.overlays.length === 0) return;
+  for (const { line, element, rect } of walk.coverChecks) {
+    if (!walk.overlays.some((overlay) => overlaps(overlay, rect))) continue;
+    const cover = coveredBy(element, rect, walk.view);
+    if (cover) walk.lines[line] += ` [covered by ${cover}]`;
+  }
+}
+
 function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect): void {
   const ref = walk.refs.refFor(element);
   const name = accessibleName(element, role);
@@ -176,8 +205,7 @@ function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect): voi
   for (const state of states(element, role)) parts.push(`[${state}]`);
   const value = valueOf(element);
   if (value) parts.push(`value=${quote(clip(value, 60))}`);
-  const cover = coveredBy(element, rect, walk.view);
-  if (cover) parts.push(`[covered by ${cover}]`);
+  walk.coverChecks.push({ line: walk.lines.length, element, rect });
   walk.lines.push(parts.join(' '));
   const testid = element.getAttribute('data-testid') ?? element.getAttribute('data-t') ?? undefined;
   walk.found.push({ ref, role, name, tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
@@ -264,6 +292,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
     if (shown) framePlaceholder(walk, element);
     return [];
   }
+  if (shown && OUT_OF_FLOW.has(style.position)) walk.overlays.push(rect);
   const pointer = shown && style.cursor === 'pointer';
   const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
@@ -327,8 +356,11 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     deadline: performance.now() + options.timeBudgetMs,
     view: doc.defaultView ?? window,
     backgrounds: new BackgroundFinder(),
+    overlays: [],
+    coverChecks: [],
   };
   if (doc.body) walkFrom(walk, doc.body);
+  markCovered(walk);
   refs.rememberListed(walk.found.map((found) => found.ref));
   if (walk.partial) walk.lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
   return {
