@@ -217,6 +217,34 @@ for (const browserName of browsersUnderTest()) {
       expect(await grantRows(sidebar)).toEqual([]);
     });
 
+    it('"Allow for this session" lets the next click through, outlives a stopped background, and is listed as this session', async () => {
+      const { sidebar } = suite.jawad;
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
+      const before = Number(/go=(\d+)/.exec(await pageState(page))?.[1] ?? 0);
+      suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Pressed.'));
+      await startAgentTask(sidebar, 'click Go');
+      await waitForPrompt(sidebar);
+      await sidebar.click('[data-testid=decision-allow-session]');
+      await waitForAnswer(sidebar);
+      expect((await shownSteps(sidebar))[0]).toMatchObject({ status: 'done', decision: 'allow-session' });
+
+      // Session grants live in storage.session: a background the browser stopped still knows them.
+      if (browserName === 'chromium') await suite.jawad.stopBackground();
+      suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Pressed again.'));
+      await startAgentTask(sidebar, 'click Go again');
+      await waitForAnswer(sidebar, 20_000);
+      expect((await shownSteps(sidebar))[0]).toMatchObject({ status: 'done', decision: 'auto-approve' });
+      expect(await pageState(page)).toContain(`go=${before + 2}`);
+
+      await openPermissions(sidebar);
+      await sidebar.waitFor((win) => win.document.querySelector('[data-testid=grant-row][data-scope=session]'), null, 'the session grant');
+      const [grant] = await grantRows(sidebar);
+      expect(grant).toMatchObject({ level: 'interact', scope: 'session' });
+      expect(grant!.text).toContain('this session');
+      await sidebar.click('[data-testid=revoke-grant]');
+      await sidebar.waitFor((win) => win.document.querySelector('[data-testid=grants-empty]'), null, 'the grant to go');
+    });
+
     it('"Always ask before submitting forms" is saved', async () => {
       const { sidebar } = suite.jawad;
       const checked = () => sidebar.eval((win) => (win.document.querySelector('[data-testid=submit-always-asks]') as HTMLInputElement).checked, null);
