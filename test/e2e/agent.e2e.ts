@@ -103,5 +103,31 @@ for (const browserName of browsersUnderTest()) {
       expect(await stepSummary(jawad.sidebar)).toEqual(['snapshot:done:auto-approve', 'click:stopped:deny-all']);
       expect(await jawad.sidebar.eval((win) => win.document.querySelector('[data-testid="permission-prompt"]') === null, null)).toBe(true);
     });
+
+    it('works with a model whose server rejects tools, through the XML format, and remembers it', async () => {
+      const { jawad, fixtures, provider } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/agent-store.html`);
+      const xmlCall = (args: Record<string, unknown>) => `<tool_call>{"name": "click", "arguments": ${JSON.stringify(args)}}</tool_call>`;
+      provider.enqueue(
+        { kind: 'error', status: 400, body: { error: { message: 'This model does not support tools', type: 'invalid_request_error' } } },
+        { kind: 'openai-stream', chunks: ['I will add it. ', xmlCall({ selector: '#add' }).slice(0, 20), xmlCall({ selector: '#add' }).slice(20)] },
+        textReply('Added one jacket.'),
+      );
+      await startAgentTask(jawad.sidebar, 'Add one jacket to the cart');
+      const answer = await waitForAnswer(jawad.sidebar, 20_000);
+      expect(answer.text).toContain('Added one jacket.');
+      expect(answer.text).not.toContain('<tool_call>');
+      expect(await stepSummary(jawad.sidebar)).toEqual(['click:done:auto-approve']);
+      const chats = provider.requests.filter((request) => request.path.endsWith('/chat/completions')).map((request) => request.json as { tools?: unknown });
+      expect(chats.map((body) => Array.isArray(body.tools))).toEqual([true, false, false]);
+
+      // The next task skips the rejected attempt: the model's format was remembered.
+      provider.reset();
+      provider.enqueue({ kind: 'openai-stream', chunks: [xmlCall({ selector: '#add' })] }, textReply('Added another.'));
+      await startAgentTask(jawad.sidebar, 'Add one more');
+      expect((await waitForAnswer(jawad.sidebar, 20_000)).text).toContain('Added another.');
+      expect(provider.requests.filter((request) => request.path.endsWith('/chat/completions')).map((request) => Array.isArray((request.json as { tools?: unknown }).tools))).toEqual([false, false]);
+      expect(await pageText(page, 'cart-count')).toBe('2');
+    });
   });
 }
