@@ -5,6 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
+import { runAgentTask, saveProviderSettings } from '../../cli/agent-task';
 import { textReply, toolCallReply } from '../support/scripted-model';
 import { decide, siteGrantOffered, startAgentTask, stepSummary, waitForPrompt } from './support/agent-flows';
 import { browsersUnderTest } from './support/extension-browser';
@@ -128,6 +129,29 @@ for (const browserName of browsersUnderTest()) {
       expect((await waitForAnswer(jawad.sidebar, 20_000)).text).toContain('Added another.');
       expect(provider.requests.filter((request) => request.path.endsWith('/chat/completions')).map((request) => Array.isArray((request.json as { tools?: unknown }).tools))).toEqual([false, false]);
       expect(await pageText(page, 'cart-count')).toBe('2');
+    });
+
+    it('speaks Anthropic’s tool use too: tool_use in, tool_result back, wrapped as untrusted', async () => {
+      const { jawad, fixtures, provider } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/agent-store.html`);
+      await saveProviderSettings(jawad.host, { provider: 'anthropic', baseUrl: `${provider.url}/v1`, model: 'test-model', apiKey: 'sk-ant-test', timeoutSeconds: 3 });
+      try {
+        provider.enqueue(
+          { kind: 'anthropic-stream', chunks: ['Adding it.'], toolUses: [{ id: 'toolu_1', name: 'click', input: { selector: '#add' } }], stopReason: 'tool_use' },
+          { kind: 'anthropic-stream', chunks: ['Added one jacket.'] },
+        );
+        const outcome = await runAgentTask(jawad.host, { task: 'Add one jacket to the cart', approve: () => 'allow-once' });
+        expect(outcome.answer.error?.message ?? '').toBe('');
+        expect(outcome.answer).toMatchObject({ status: 'complete' });
+        expect(outcome.answer.content).toContain('Added one jacket.');
+        expect(await pageText(page, 'cart-count')).toBe('1');
+        const second = provider.requests.filter((request) => request.path.endsWith('/messages'))[1]!.json as { messages: Array<{ role: string; content: unknown }> };
+        const result = (second.messages.at(-1)!.content as Array<{ type: string; tool_use_id?: string; content?: string }>)[0]!;
+        expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
+        expect(result.content).toMatch(/^<<<UNTRUSTED_PAGE_CONTENT [0-9a-f]{16}>>>/);
+      } finally {
+        await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 3 });
+      }
     });
   });
 }
