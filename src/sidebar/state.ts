@@ -34,6 +34,8 @@ export interface ChatState {
   toolResult: ToolResult | undefined;
   /** The agent's steps in the open conversation, in index order. */
   steps: AgentStep[];
+  /** Steps of other conversations waiting for the user's permission (their tasks are paused). */
+  waitingElsewhere: AgentStep[];
   /** Harbor's grants and options, once the settings view has asked for them. */
   harbor: { grants: Grant[]; options: HarborOptions } | undefined;
 }
@@ -49,8 +51,25 @@ export const initialState: ChatState = {
   tools: undefined,
   toolResult: undefined,
   steps: [],
+  waitingElsewhere: [],
   harbor: undefined,
 };
+
+/** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
+function dropDeleted(state: ChatState, conversations: Conversation[]): ChatState {
+  const waitingElsewhere = state.waitingElsewhere.filter((step) => conversations.some((c) => c.id === step.conversationId));
+  return { ...state, waitingElsewhere };
+}
+
+/**
+ * Switches the open conversation's steps. Prompts of the conversation being left stay known (its
+ * task still waits for an answer); those of the one being opened move back on screen.
+ */
+export function withOpenSteps(state: ChatState, conversationId: string | null, steps: AgentStep[]): ChatState {
+  const leaving = state.steps.filter((step) => step.status === 'asking' && step.conversationId !== conversationId);
+  const waitingElsewhere = [...state.waitingElsewhere.filter((step) => step.conversationId !== conversationId && !leaving.some((l) => l.id === step.id)), ...leaving];
+  return { ...state, steps, waitingElsewhere };
+}
 
 function upsertConversation(list: Conversation[], conversation: Conversation): Conversation[] {
   return [conversation, ...list.filter((c) => c.id !== conversation.id)].sort((a, b) => b.updatedAt - a.updatedAt);
@@ -92,13 +111,13 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return applyChatResponse(state, event.payload, ownRequests.has(event.requestId));
     case 'CONVERSATION':
       return ownRequests.has(event.requestId) || state.conversation?.id === event.payload.conversation.id
-        ? { ...state, conversation: event.payload.conversation, messages: event.payload.messages, steps: [...event.payload.steps].sort(byIndex) }
+        ? { ...withOpenSteps(state, event.payload.conversation.id, [...event.payload.steps].sort(byIndex)), conversation: event.payload.conversation, messages: event.payload.messages }
         : state;
     case 'CONVERSATIONS': {
       const stillThere = state.conversation && event.payload.conversations.some((c) => c.id === state.conversation!.id);
       return stillThere
-        ? { ...state, conversations: event.payload.conversations }
-        : { ...state, conversations: event.payload.conversations, conversation: null, messages: [], steps: [] };
+        ? { ...dropDeleted(state, event.payload.conversations), conversations: event.payload.conversations }
+        : { ...dropDeleted(withOpenSteps(state, null, []), event.payload.conversations), conversations: event.payload.conversations, conversation: null, messages: [] };
     }
     case 'SETTINGS':
       return { ...state, settings: event.payload };
@@ -133,7 +152,11 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
  */
 function applyStep(state: ChatState, step: AgentStep, own: boolean): ChatState {
   const open = state.conversation?.id;
-  if (step.conversationId !== open && !(own && open === undefined)) return state;
+  if (step.conversationId !== open && !(own && open === undefined)) {
+    const others = state.waitingElsewhere.filter((known) => known.id !== step.id);
+    if (step.status !== 'asking' && others.length === state.waitingElsewhere.length) return state;
+    return { ...state, waitingElsewhere: step.status === 'asking' ? [...others, step] : others };
+  }
   return { ...state, steps: upsertStep(state.steps, step) };
 }
 
@@ -148,7 +171,7 @@ function applyChatResponse(state: ChatState, payload: Extract<BackgroundEvent, {
     if (payload.userMessage) messages = replaceMessage(messages, payload.userMessage);
     messages = replaceMessage(messages, payload.assistantMessage);
     const steps = stepsKept(state, payload.conversation.id, messages);
-    return { ...state, conversations, conversation: payload.conversation, messages, steps, banner: undefined };
+    return { ...withOpenSteps(state, payload.conversation.id, steps), conversations, conversation: payload.conversation, messages, banner: undefined };
   }
   if (state.conversation?.id !== payload.conversationId) return state;
   if (payload.phase === 'delta') {
@@ -172,7 +195,7 @@ export function pendingPrompts(state: ChatState): AgentStep[] {
 
 /** The agent is mid-task: the background must not be stopped under it. */
 export function agentBusy(state: ChatState): boolean {
-  return state.steps.some((step) => step.status === 'asking' || step.status === 'running');
+  return state.waitingElsewhere.length > 0 || state.steps.some((step) => step.status === 'asking' || step.status === 'running');
 }
 
 /** The sidebar waits on the background: an answer streams, a step runs, or a prompt awaits the user. */

@@ -1,7 +1,7 @@
 import { computed, signal } from '@preact/signals';
 import type { Decision, HarborOptions, ProviderSettings, VoiceSettings } from '../protocol';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
-import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, type ChatState } from './state';
+import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
 export type View = 'chat' | 'history' | 'settings' | 'tools';
@@ -151,7 +151,7 @@ export function retry(messageId: string): void {
 }
 
 export function newConversation(): void {
-  state.value = { ...state.value, conversation: null, messages: [], steps: [], banner: undefined };
+  state.value = { ...withOpenSteps(state.value, null, []), conversation: null, messages: [], banner: undefined };
   sessionStorage.removeItem(CONVERSATION_KEY);
   view.value = 'chat';
 }

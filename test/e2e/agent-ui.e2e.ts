@@ -245,6 +245,24 @@ for (const browserName of browsersUnderTest()) {
       await sidebar.waitFor((win) => win.document.querySelector('[data-testid=grants-empty]'), null, 'the grant to go');
     });
 
+    it('keeps a waiting prompt when the user opens a new chat, and takes them back to it', async () => {
+      const { sidebar } = suite.jawad;
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
+      const before = await pageState(page);
+      suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('Not pressed.'));
+      await startAgentTask(sidebar, 'press Go when I say so');
+      const prompt = await waitForPrompt(sidebar);
+      await sidebar.click('.top-bar nav button', 'New chat');
+      await sidebar.waitFor((win) => !win.document.querySelector('[data-testid=permission-prompt]'), null, 'the prompt to leave with its chat');
+      expect(await sidebar.text('[data-testid=waiting-elsewhere]')).toContain('press Go when I say so');
+      await sidebar.click('[data-testid=waiting-elsewhere] button', 'Open it');
+      expect((await waitForPrompt(sidebar)).stepId).toBe(prompt.stepId);
+      expect(await sidebar.eval((win) => win.document.querySelector('[data-testid=waiting-elsewhere]') === null, null)).toBe(true);
+      await sidebar.click('[data-testid=decision-deny]');
+      await waitForAnswer(sidebar);
+      expect(await pageState(page)).toBe(before);
+    });
+
     it('"Always ask before submitting forms" is saved', async () => {
       const { sidebar } = suite.jawad;
       const checked = () => sidebar.eval((win) => (win.document.querySelector('[data-testid=submit-always-asks]') as HTMLInputElement).checked, null);

@@ -288,3 +288,32 @@ describe('applyEvent: agent steps', () => {
     expect(state.harbor).toEqual({ grants, options: { submitAlwaysAsks: false } });
   });
 });
+
+describe('applyEvent: prompts of conversations not shown', () => {
+  const asking = (id: string, conversationId: string) => step(id, { conversationId, status: 'asking', promptRaised: true });
+
+  it('remembers a prompt of another conversation, and forgets it once decided', () => {
+    let state = applyEvent(showing(), permissionRequest(asking('s9', 'c2'), OTHER), own);
+    expect(state.steps).toEqual([]);
+    expect(state.waitingElsewhere.map((s) => s.id)).toEqual(['s9']);
+    expect(isWaiting(state)).toBe(true); // the background must stay up while that task waits
+    state = applyEvent(state, logUpdate(step('s9', { conversationId: 'c2', status: 'stopped' }), OTHER), own);
+    expect(state.waitingElsewhere).toEqual([]);
+  });
+
+  it('keeps a waiting prompt when the user opens a new chat, and puts it back on screen with its conversation', () => {
+    let state = apply(showing(), permissionRequest(asking('s1', 'c1')));
+    state = apply(state, chatEvent(start(conv('c2', 200), msg('u9', 'c2', 20), msg('a9', 'c2', 21, { role: 'assistant', status: 'streaming' }))));
+    expect(pendingPrompts(state)).toEqual([]);
+    expect(state.waitingElsewhere.map((s) => s.id)).toEqual(['s1']);
+    state = apply(state, { type: 'CONVERSATION', requestId: OWN, payload: { conversation: conv('c1'), messages: [], steps: [asking('s1', 'c1')] } });
+    expect(pendingPrompts(state).map((s) => s.id)).toEqual(['s1']);
+    expect(state.waitingElsewhere).toEqual([]);
+  });
+
+  it('forgets the prompts of a deleted conversation', () => {
+    let state = applyEvent(showing(), permissionRequest(asking('s9', 'c2'), OTHER), own);
+    state = apply(state, { type: 'CONVERSATIONS', requestId: OTHER, payload: { conversations: [conv('c1')] } });
+    expect(state.waitingElsewhere).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { dismissBanner, state, view } from '../store';
+import { dismissBanner, openConversation, state, view } from '../store';
 import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
@@ -33,6 +33,22 @@ function EmptyState() {
   );
 }
 
+/** Another conversation's task is paused on a permission prompt: say so, and offer to go there. */
+function WaitingElsewhere() {
+  const { waitingElsewhere, conversations } = state.value;
+  const first = waitingElsewhere[0];
+  if (!first) return null;
+  const title = conversations.find((c) => c.id === first.conversationId)?.title ?? 'another conversation';
+  return (
+    <div class="banner waiting" role="status" data-testid="waiting-elsewhere">
+      <span>A task in “{title}” is waiting for your permission.</span>
+      <button type="button" class="link-button" onClick={() => openConversation(first.conversationId)}>
+        Open it
+      </button>
+    </div>
+  );
+}
+
 export function ChatView() {
   const { messages, banner, steps } = state.value;
   const list = useRef<HTMLDivElement>(null);
@@ -57,6 +73,7 @@ export function ChatView() {
           </button>
         </div>
       )}
+      <WaitingElsewhere />
       <PermissionPrompt />
       <Composer />
     </section>
