@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentStep, BackgroundEvent, ChatResponsePayload, Conversation, StoredMessage } from '../../src/protocol';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, type ChatState } from '../../src/sidebar/state';
+import { agentStep } from '../support/agent-step';
 
 const OWN = 'user-00000001';
 const OTHER = 'user-00000002';
@@ -171,26 +172,8 @@ describe('applyEvent: other events', () => {
   });
 });
 
-const step = (id: string, extra: Partial<AgentStep> = {}): AgentStep => ({
-  id,
-  conversationId: 'c1',
-  messageId: 'a1',
-  requestId: `${OWN}:chat-00000001:agent-00000001`,
-  index: 0,
-  createdAt: 1,
-  tool: 'click',
-  params: { selector: '#go' },
-  site: 'http://127.0.0.1',
-  level: 'interact',
-  critical: false,
-  reasons: [],
-  egress: [],
-  verdict: 'ask',
-  grantable: true,
-  promptRaised: false,
-  status: 'running',
-  ...extra,
-});
+const step = (id: string, extra: Partial<AgentStep> = {}): AgentStep =>
+  agentStep({ id, requestId: `${OWN}:chat-00000001:agent-00000001`, params: { selector: '#go' }, site: 'http://127.0.0.1', ...extra });
 const logUpdate = (s: AgentStep, requestId = OWN): BackgroundEvent => ({ type: 'ACTION_LOG_UPDATE', requestId, payload: { step: s } });
 const permissionRequest = (s: AgentStep, requestId = OWN): BackgroundEvent => ({ type: 'PERMISSION_REQUEST', requestId, payload: { step: s } });
 

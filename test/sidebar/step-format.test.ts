@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentStep } from '../../src/protocol';
 import { clip, formatDuration, outcomeText, revealHidden, siteLabel, summarizeParams, targetLabel } from '../../src/sidebar/step-format';
+import { agentStep } from '../support/agent-step';
 
-const step = (extra: Partial<AgentStep>): AgentStep => ({
-  id: 's1',
-  conversationId: 'c1',
-  messageId: 'a1',
-  requestId: 'user-00000001',
-  index: 0,
-  createdAt: 1,
-  tool: 'click',
-  params: {},
-  site: '',
-  level: 'interact',
-  critical: false,
-  reasons: [],
-  egress: [],
-  verdict: 'ask',
-  grantable: true,
-  promptRaised: true,
-  status: 'running',
-  ...extra,
-});
+const step = (extra: Partial<AgentStep>): AgentStep => agentStep({ promptRaised: true, ...extra });
 
 describe('summarizeParams', () => {
   it('names the element first, bare, then the other parameters', () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { progressReport } from '../../../src/background/agent/report';
 import type { AgentStep } from '../../../src/protocol';
+import { agentStep } from '../../support/agent-step';
 
-const step = (index: number, tool: string, status: AgentStep['status'], extra: Partial<AgentStep> = {}): AgentStep => ({
-  id: `s${index}`, conversationId: 'c', messageId: 'm', requestId: 'user-00000000', index, createdAt: index, tool, params: {}, site: '', level: 'read-only',
-  critical: false, reasons: [], egress: [], verdict: 'auto-approve', grantable: true, promptRaised: false, status, ...extra,
-});
+const step = (index: number, tool: string, status: AgentStep['status'], extra: Partial<AgentStep> = {}): AgentStep =>
+  agentStep({ id: `s${index}`, index, createdAt: index, tool, level: 'read-only', verdict: 'auto-approve', status, ...extra });
 
 describe('progressReport', () => {
   it('says why the task ended and lists each step with its fate', () => {
