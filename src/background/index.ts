@@ -58,7 +58,7 @@ const chat: ChatService = new ChatService({
       async active(windowId) {
         const tab = await queryActiveTab(windowId);
         if (tab?.id === undefined) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
-        return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1 };
+        return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
       },
       url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
     },

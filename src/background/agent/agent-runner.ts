@@ -32,6 +32,8 @@ export interface TaskTab {
   id: number;
   url: string;
   windowId: number;
+  /** The tab this one was opened from (a link with target=_blank), when the browser knows. */
+  openerTabId?: number;
 }
 
 export interface AgentDeps {
@@ -188,6 +190,8 @@ export class AgentRunner {
   private async step(state: TaskState, call: ToolCall, thinking: string): Promise<StepEnd> {
     const params = parseArguments(call.arguments);
     const tab = await this.deps.tabs.active(state.windowId);
+    // A tab one of the task's tabs opened (a link to a new tab) is the task's too.
+    if (tab.openerTabId !== undefined && state.scope.hasTab(tab.openerTabId)) state.scope.adoptTab(tab.id);
     const base = this.newStep(state, call.name, params ?? { arguments: call.arguments.slice(0, 500) }, tab.url, thinking);
     if (!params) {
       const error = { code: 'VALIDATION_ERROR' as const, message: 'Arguments are not valid JSON.' };

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentRunner, MAX_STEPS, type AgentDeps, type AgentTask } from '../../../src/background/agent/agent-runner';
+import { AgentRunner, MAX_STEPS, type AgentDeps, type AgentTask, type TaskTab } from '../../../src/background/agent/agent-runner';
 import { PermissionBroker } from '../../../src/background/agent/permission-broker';
 import type { RouterRequest } from '../../../src/background/llm/router';
 import type { StreamEvent } from '../../../src/background/llm/types';
@@ -263,5 +263,17 @@ describe('AgentRunner', () => {
     expect([...modes.values()]).toEqual(['xml']);
     await new AgentRunner({ ...deps(xmlModel), toolModes }).run(task().task);
     expect(requests[1]!.toolMode).toBe('xml');
+  });
+
+  it('treats a tab the task’s tab opened as the task’s, and any other tab as foreign', async () => {
+    /** The task starts in tab 1; every later step finds `then` active. */
+    const startThen = (then: TaskTab): AgentDeps['tabs'] => {
+      let started = false;
+      return { active: async () => (started ? then : ((started = true), { id: 1, url: SHOP, windowId: 3 })), url: async () => undefined };
+    };
+    await new AgentRunner({ ...deps(model([[['snapshot', {}]], 'ok'])), tabs: startThen({ id: 2, url: SHOP, windowId: 3, openerTabId: 1 }) }).run(task().task);
+    expect(prompts()).toEqual([]);
+    await new AgentRunner({ ...deps(model([[['snapshot', {}]], 'ok']), () => 'deny'), tabs: startThen({ id: 7, url: SHOP, windowId: 3 }) }).run(task().task);
+    expect(prompts()[0]!.reasons).toContain('It uses a tab this task did not start from or open.');
   });
 });
