@@ -82,6 +82,18 @@ export async function askFrame<S extends z.ZodMiniType>(tab: TargetTab, frameId:
   return data.data;
 }
 
+/** A frame that has not answered by then (never loaded, hung) is left out, not waited on. */
+export const FRAME_TIMEOUT_MS = 3_000;
+
+/**
+ * Asks one frame of a tab-wide request (snapshot, highlight). The page itself must answer; a frame
+ * that fails or hangs is left out (undefined), so one broken iframe cannot sink the whole call.
+ */
+export function askFrameOrSkip<S extends z.ZodMiniType>(tab: TargetTab, frameId: number, request: ContentRequest, schema: S): Promise<z.infer<S> | undefined> {
+  if (frameId === 0) return askFrame(tab, 0, request, schema);
+  return askFrame(tab, frameId, request, schema, FRAME_TIMEOUT_MS).catch(() => undefined);
+}
+
 /** Injects into the top frame and asks it: the common case. */
 export async function askPageScript<S extends z.ZodMiniType>(tab: TargetTab, script: PageScript, request: ContentRequest, schema: S): Promise<z.infer<S>> {
   await injectPageScript(tab, script);

@@ -12,11 +12,7 @@ import { BackgroundFinder, hasInvisibleInk, isMarkedHidden, isPushedOffPage } fr
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
 
 function isNotRendered(element: Element): boolean {
-  if (typeof element.checkVisibility === 'function') {
-    return !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: false });
-  }
-  const style = getComputedStyle(element);
-  return style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0';
+  return !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: false });
 }
 
 /** display: contents (framework wrappers): no box of its own, so it looks hidden, but its children show. */

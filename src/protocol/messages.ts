@@ -253,9 +253,17 @@ export const PageSnapshot = z.object({
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
+/** A snapshot ref: e12 in the page, f3e4 in frame 3. */
+export const REF_PATTERN = /^(f\d+)?e\d+$/;
+
+/** The frame a ref belongs to: f12e3 lives in frame 12; e3, a selector or nothing, in the page itself. */
+export function frameOfRef(ref: string | undefined): number {
+  return Number(/^f(\d+)e/.exec(ref ?? '')?.[1] ?? 0);
+}
+
 /** An element to act on: a snapshot ref (e12, f1e3) or a CSS selector; neither means the page. */
 export const Target = z.object({
-  ref: z.optional(z.string().check(z.regex(/^(f\d+)?e\d+$/, 'A ref looks like e12'))),
+  ref: z.optional(z.string().check(z.regex(REF_PATTERN, 'A ref looks like e12'))),
   selector: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
 }).check(z.refine((target) => !(target.ref && target.selector), 'Give either a ref or a selector, not both'));
 export type Target = z.infer<typeof Target>;
@@ -303,7 +311,7 @@ export const ContentRequest = z.discriminatedUnion('type', [
   message('DESCRIBE', z.object({ target: Target })),
   /** Outlines the given refs on the page (all of the last snapshot's when none), or removes the outlines. */
   message('HIGHLIGHT', z.object({
-    refs: z._default(z.array(z.string().check(z.regex(/^(f\d+)?e\d+$/))).check(z.maxLength(5_000)), []),
+    refs: z._default(z.array(z.string().check(z.regex(REF_PATTERN))).check(z.maxLength(5_000)), []),
     clear: z._default(z.boolean(), false),
   })),
   message('ACT', z.object({

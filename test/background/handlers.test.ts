@@ -140,7 +140,7 @@ describe('Harbor handlers', () => {
   });
 
   it('PERMISSION_RESPONSE settles the waiting step, and says so clearly when nothing waits', async () => {
-    const decision = broker.wait('step-1', 'c1', new AbortController().signal);
+    const decision = broker.wait('step-1', new AbortController().signal);
     await handlers.PERMISSION_RESPONSE({ type: 'PERMISSION_RESPONSE', requestId: REQ, payload: { stepId: 'step-1', decision: 'allow-once' } }, context);
     await expect(decision).resolves.toBe('allow-once');
     expect(() => handlers.PERMISSION_RESPONSE({ type: 'PERMISSION_RESPONSE', requestId: REQ, payload: { stepId: 'step-1', decision: 'deny' } }, context)).toThrow(/no longer waiting/);

@@ -214,7 +214,7 @@ export class AgentRunner {
 
   /** Harbor's verdict and the guard's findings, written into the step the user will see. */
   private async judge(state: TaskState, base: AgentStep, params: Record<string, unknown>, tab: TaskTab): Promise<AgentStep> {
-    const classified = await this.classify(state, base.tool, params, tab);
+    const classified = await this.classify(state, base, params, tab);
     const policy = await this.deps.harbor.policy();
     const guard = guardStep(classified.facts, state.scope, state.ledger);
     let verdict = checkPermission(policy, base.tool, classified.level, classified.site, classified.critical);
@@ -243,7 +243,7 @@ export class AgentRunner {
     const { task } = state;
     await this.save(state, step);
     if (!task.signal.aborted) this.deps.emit({ type: 'PERMISSION_REQUEST', requestId: task.eventRequestId, payload: { step } });
-    return this.deps.broker.wait(step.id, task.conversationId, task.signal);
+    return this.deps.broker.wait(step.id, task.signal);
   }
 
   private async refused(state: TaskState, step: AgentStep): Promise<StepEnd> {
@@ -254,10 +254,12 @@ export class AgentRunner {
     return { ...end, stop: stopped ? 'You stopped the task.' : `You denied step ${step.index} and stopped the task.` };
   }
 
-  private async classify(state: TaskState, tool: string, params: Record<string, unknown>, tab: TaskTab): Promise<StepClass & { unreadable: boolean }> {
-    const level = this.deps.tools.get(tool)?.level ?? 'read-only';
+  /** `base.level` is the tool's declared level (newStep looked the tool up). */
+  private async classify(state: TaskState, base: AgentStep, params: Record<string, unknown>, tab: TaskTab): Promise<StepClass & { unreadable: boolean }> {
+    const { tool, level } = base;
     let target: TargetDescription | undefined;
     let unreadable = false;
+    // An unknown tool fails in the registry; there is no target to ask the page about.
     if (namesTarget(params) && this.deps.tools.get(tool)) {
       const wanted: Target = typeof params.ref === 'string' ? { ref: params.ref } : { selector: String(params.selector) };
       target = await this.deps.describe({ requestId: childRequestId(state.task.requestId, 'describe'), windowId: state.windowId }, wanted).catch(() => {

@@ -1,16 +1,11 @@
 /** Permission prompts in flight: the agent waits on one; the sidebar's answer (or a stop) settles it. */
 import { JawadError, type Decision } from '../../protocol';
 
-interface Pending {
-  conversationId: string;
-  resolve: (decision: Decision) => void;
-}
-
 export class PermissionBroker {
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, (decision: Decision) => void>();
 
   /** Waits for the user's decision on a step; a stop (signal) counts as deny-all. */
-  wait(stepId: string, conversationId: string, signal: AbortSignal): Promise<Decision> {
+  wait(stepId: string, signal: AbortSignal): Promise<Decision> {
     return new Promise((resolve) => {
       const settle = (decision: Decision) => {
         signal.removeEventListener('abort', onAbort);
@@ -20,14 +15,14 @@ export class PermissionBroker {
       const onAbort = () => settle('deny-all');
       if (signal.aborted) return settle('deny-all');
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(stepId, { conversationId, resolve: settle });
+      this.pending.set(stepId, settle);
     });
   }
 
   respond(stepId: string, decision: Decision): void {
-    const pending = this.pending.get(stepId);
-    if (!pending) throw new JawadError('NOT_FOUND', 'That permission request is no longer waiting: the task ended, was stopped, or Jawad restarted.');
-    pending.resolve(decision);
+    const settle = this.pending.get(stepId);
+    if (!settle) throw new JawadError('NOT_FOUND', 'That permission request is no longer waiting: the task ended, was stopped, or Jawad restarted.');
+    settle(decision);
   }
 
   isWaiting(stepId: string): boolean {

@@ -1,12 +1,9 @@
 import * as z from 'zod/mini';
-import { childRequestId } from '../../protocol';
+import { childRequestId, frameOfRef, REF_PATTERN } from '../../protocol';
 import type { HighlightReport } from '../../content/highlight';
-import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
+import { activeTab, askFrameOrSkip, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import { defineTool } from './tool';
 
-/** A frame that has not answered by then is left as it is, not waited on (as in the snapshot). */
-const FRAME_TIMEOUT_MS = 3_000;
-const REF = /^(?:f(\d+))?e\d+$/;
 
 const FrameReport: z.ZodMiniType<HighlightReport> = z.object({ highlighted: z.array(z.string()), missing: z.array(z.string()) });
 
@@ -14,7 +11,7 @@ const FrameReport: z.ZodMiniType<HighlightReport> = z.object({ highlighted: z.ar
 export function refsByFrame(refs: readonly string[]): Map<number, string[]> {
   const frames = new Map<number, string[]>();
   for (const ref of refs) {
-    const frameId = Number(REF.exec(ref)?.[1] ?? 0);
+    const frameId = frameOfRef(ref);
     frames.set(frameId, [...(frames.get(frameId) ?? []), ref]);
   }
   return frames;
@@ -44,7 +41,7 @@ export const highlight = defineTool({
   description:
     'Outline elements on the current page, each labelled with its ref, so the user can see what you mean: give refs from the snapshot tool, or none to outline everything the last snapshot listed. The outlines follow scrolling and never block clicks; clear: true removes them (so does the next snapshot or action). Answers which refs were outlined and which are no longer on the page.',
   params: z.object({
-    refs: z._default(z.array(z.string().check(z.regex(REF, 'A ref looks like e12 or f3e7 (from the snapshot tool)'))).check(z.maxLength(5_000)), []),
+    refs: z._default(z.array(z.string().check(z.regex(REF_PATTERN, 'A ref looks like e12 or f3e7 (from the snapshot tool)'))).check(z.maxLength(5_000)), []),
     clear: z._default(z.boolean(), false),
   }),
   level: 'read-only',
@@ -54,12 +51,7 @@ export const highlight = defineTool({
     const chain = childRequestId(requestId, 'highlight');
     const requests = frameRequests(clear ? [] : refs, clear, frameIds);
     const reports = await Promise.all(
-      [...requests].map(([frameId, payload]) =>
-        askFrame(tab, frameId, { type: 'HIGHLIGHT', requestId: chain, payload }, FrameReport, frameId === 0 ? undefined : FRAME_TIMEOUT_MS).catch((error: unknown) => {
-          if (frameId === 0) throw error;
-          return undefined;
-        }),
-      ),
+      [...requests].map(([frameId, payload]) => askFrameOrSkip(tab, frameId, { type: 'HIGHLIGHT', requestId: chain, payload }, FrameReport)),
     );
     const merged = mergeReports(clear ? [] : refs, reports);
     return clear ? { cleared: true } : merged;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, JawadError, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
+import { ActionOutcome, childRequestId, frameOfRef, JawadError, REF_PATTERN, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
@@ -56,7 +56,7 @@ function watchNavigation(tabId: number) {
 
 /** Tool parameters that name the element to act on: a snapshot ref, or a CSS selector. */
 export const targetParams = {
-  ref: z.optional(z.string().check(z.regex(/^(f\d+)?e\d+$/, 'A ref looks like e12 (from the snapshot tool)'))),
+  ref: z.optional(z.string().check(z.regex(REF_PATTERN, 'A ref looks like e12 (from the snapshot tool)'))),
   selector: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
 };
 
@@ -76,11 +76,6 @@ export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
   'Give either ref (from the snapshot tool) or selector, not both',
 );
 
-/** The frame a ref belongs to (f12e3: frame 12; plain refs and selectors: the page). */
-function frameOf(target: Target): number {
-  return Number(/^f(\d+)e/.exec(target.ref ?? '')?.[1] ?? 0);
-}
-
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */
 export async function runPageAction(context: ToolContext, action: Action, target: Target, value?: string, options: ActOptions = {}): Promise<ActionOutcome> {
   const request = {
@@ -89,10 +84,10 @@ export async function runPageAction(context: ToolContext, action: Action, target
     payload: { action, target, options, ...(value === undefined ? {} : { value }) },
   };
   const tab = await activeTab(context.windowId);
-  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOf(target)] });
-  if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameOf(target), request, ActionOutcome);
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(target.ref)] });
+  if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameOfRef(target.ref), request, ActionOutcome);
   const navigation = watchNavigation(tab.id);
-  const answer = await askFrame(tab, frameOf(target), request, ActionOutcome).catch((error: unknown) => error as Error);
+  const answer = await askFrame(tab, frameOfRef(target.ref), request, ActionOutcome).catch((error: unknown) => error as Error);
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
   const navigatedTo = await navigation.settle(context.signal, answerLost || (!(answer instanceof Error) && answer.navigates === true));
@@ -108,6 +103,6 @@ export async function runPageAction(context: ToolContext, action: Action, target
 export async function describePageTarget(context: Omit<ToolContext, 'signal'>, target: Target): Promise<TargetDescription> {
   const request = { type: 'DESCRIBE' as const, requestId: childRequestId(context.requestId, 'describe'), payload: { target } };
   const tab = await activeTab(context.windowId);
-  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOf(target)] });
-  return askFrame(tab, frameOf(target), request, TargetDescription);
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(target.ref)] });
+  return askFrame(tab, frameOfRef(target.ref), request, TargetDescription);
 }

@@ -1,11 +1,9 @@
 import * as z from 'zod/mini';
 import { childRequestId, FrameToken, PageSnapshot } from '../../protocol';
-import { activeTab, askFrame, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { activeTab, askFrame, askFrameOrSkip, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots } from './merge-frames';
 import { defineTool } from './tool';
 
-/** A frame that has not answered by then (never loaded, hung) is left out, not waited on. */
-const FRAME_TIMEOUT_MS = 3_000;
 /** The parent's token travels by postMessage and can land after the background asks: ask again a few times. */
 const TOKEN_RETRIES = 6;
 const TOKEN_RETRY_MS = 30;
@@ -63,11 +61,7 @@ export const snapshot = defineTool({
     const walks = await Promise.all(
       frameIds.map(async (frameId) => {
         const request = { type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}` } };
-        const answer = await askFrame(tab, frameId, request, PageSnapshot, frameId === 0 ? undefined : FRAME_TIMEOUT_MS).catch((error: unknown) => {
-          if (frameId === 0) throw error;
-          return undefined;
-        });
-        return { frameId, answer };
+        return { frameId, answer: await askFrameOrSkip(tab, frameId, request, PageSnapshot) };
       }),
     );
     const byToken = await claimFrameTokens(tab, chain, walks);

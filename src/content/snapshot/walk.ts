@@ -8,7 +8,7 @@ import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { accessibleName } from './name';
 import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
-import { BackgroundFinder, hasInvisibleInk } from '../visibility';
+import { BackgroundFinder, hasInvisibleInk, isPushedOffPage } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -112,7 +112,7 @@ function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | un
 /** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
 function isShown(painted: boolean, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
   if (!painted) return false;
-  if (rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) return false;
+  if (isPushedOffPage(rect, view)) return false;
   return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
 }
 
@@ -283,7 +283,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const rect = element.getBoundingClientRect();
   const view = walk.view;
   const style = getComputedStyle(element);
-  if ((rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) && style.position !== 'static') return [];
+  if (isPushedOffPage(rect, view) && style.position !== 'static') return [];
   const { insideControl, parentPointer } = inherited;
   const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const role = roleOf(element);

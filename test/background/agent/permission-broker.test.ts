@@ -4,7 +4,7 @@ import { PermissionBroker } from '../../../src/background/agent/permission-broke
 describe('PermissionBroker', () => {
   it('hands the user’s decision to the waiting step, once', async () => {
     const broker = new PermissionBroker();
-    const decision = broker.wait('s1', 'c1', new AbortController().signal);
+    const decision = broker.wait('s1', new AbortController().signal);
     expect(broker.isWaiting('s1')).toBe(true);
     broker.respond('s1', 'allow-site');
     await expect(decision).resolves.toBe('allow-site');
@@ -14,11 +14,11 @@ describe('PermissionBroker', () => {
   it('treats a stop as deny-all, also when the task was stopped before asking', async () => {
     const broker = new PermissionBroker();
     const controller = new AbortController();
-    const decision = broker.wait('s2', 'c1', controller.signal);
+    const decision = broker.wait('s2', controller.signal);
     controller.abort();
     await expect(decision).resolves.toBe('deny-all');
     expect(broker.isWaiting('s2')).toBe(false);
-    await expect(broker.wait('s3', 'c1', controller.signal)).resolves.toBe('deny-all');
+    await expect(broker.wait('s3', controller.signal)).resolves.toBe('deny-all');
   });
 
   it('refuses answers for steps that never asked', () => {
