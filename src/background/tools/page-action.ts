@@ -18,6 +18,17 @@ const NAVIGATION_LOAD_MS = 8_000;
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** Re-reads the tab (starting from `from`, when already read) until `done` or the time is up; returns the last state. */
+async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: number, signal: AbortSignal, from?: Tabs.Tab): Promise<Tabs.Tab> {
+  const deadline = Date.now() + ms;
+  let tab = from ?? (await browser.tabs.get(tabId));
+  while (!done(tab) && Date.now() < deadline && !signal.aborted) {
+    await pause(POLL_MS);
+    tab = await browser.tabs.get(tabId);
+  }
+  return tab;
+}
+
 /** Notices a navigation of the tab that starts while an action runs, and waits for it to load. */
 function watchNavigation(tabId: number) {
   let started = false;
@@ -32,21 +43,12 @@ function watchNavigation(tabId: number) {
     async settle(signal: AbortSignal, expected: boolean): Promise<string | undefined> {
       try {
         const wasLoading = await loadingBefore;
-        let tab = await browser.tabs.get(tabId);
-        const loading = () => tab.status === 'loading' && !wasLoading;
-        const deadline = Date.now() + (expected ? NAVIGATION_START_MS : 0);
-        while (!started && !loading() && Date.now() < deadline && !signal.aborted) {
-          await pause(POLL_MS);
-          tab = await browser.tabs.get(tabId);
-        }
-        if (!started && !loading()) return undefined;
+        const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading);
+        const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
+        if (!begun(first)) return undefined;
         // A page that never finishes (a hung frame) must not hold the step: the new page is there.
-        const loadDeadline = Date.now() + NAVIGATION_LOAD_MS;
-        while (tab.status === 'loading' && Date.now() < loadDeadline && !signal.aborted) {
-          await pause(POLL_MS);
-          tab = await browser.tabs.get(tabId);
-        }
-        return tab.url;
+        const loaded = await pollTab(tabId, (tab) => tab.status !== 'loading', NAVIGATION_LOAD_MS, signal, first);
+        return loaded.url;
       } finally {
         browser.tabs.onUpdated.removeListener(onUpdated);
       }
