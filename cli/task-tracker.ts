@@ -3,7 +3,7 @@
  * transport (agent-task.ts) feeds it whatever arrives on the Port, and it says which permission
  * prompts need an answer and when the task is over.
  */
-import { BackgroundEvent, type AgentStep, type ErrorPayload, type StoredMessage } from '../src/protocol';
+import { BackgroundEvent, chainRoot, type AgentStep, type ErrorPayload, type StoredMessage } from '../src/protocol';
 
 export type TaskState =
   | { kind: 'running' }
@@ -105,6 +105,6 @@ export class TaskTracker {
   }
 
   private isOurs(requestId: string): boolean {
-    return requestId === this.requestId || requestId.startsWith(`${this.requestId}:`);
+    return chainRoot(requestId) === this.requestId;
   }
 }

@@ -23,6 +23,11 @@ export function newRequestId(kind = 'user'): string {
   return newLink(kind);
 }
 
+/** The user action a chain started from: `user-1a2b` in `user-1a2b:chat-9f8e:agent-…`. */
+export function chainRoot(requestId: string): string {
+  return requestId.split(':', 1)[0]!;
+}
+
 /** Extends a chain by one task link: `user-1a2b:chat-9f8e`. */
 export function childRequestId(parent: string, kind: string): string {
   return `${parent}:${newLink(kind)}`;

@@ -2,19 +2,20 @@
  * The sidebar's state as plain data, and the pure function that applies a background event to it.
  * Signals in store.ts hold it; this file has no browser calls, so it is unit-tested directly.
  */
-import type {
-  AgentStep,
-  BackgroundEvent,
-  Conversation,
-  ErrorPayload,
-  Grant,
-  HarborOptions,
-  PublicSettings,
-  PublicVoiceSettings,
-  StoredMessage,
-  TestResultPayload,
-  ToolListing,
-  ToolResult,
+import {
+  chainRoot,
+  type AgentStep,
+  type BackgroundEvent,
+  type Conversation,
+  type ErrorPayload,
+  type Grant,
+  type HarborOptions,
+  type PublicSettings,
+  type PublicVoiceSettings,
+  type StoredMessage,
+  type TestResultPayload,
+  type ToolListing,
+  type ToolResult,
 } from '../protocol';
 
 export interface ChatState {
@@ -75,14 +76,9 @@ function upsertConversation(list: Conversation[], conversation: Conversation): C
   return [conversation, ...list.filter((c) => c.id !== conversation.id)].sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
-/** The user action a chain started from: `user-1a2b` in `user-1a2b:chat-9f8e:agent-…`. */
-function rootOf(requestId: string): string {
-  return requestId.split(':', 1)[0]!;
-}
-
 /** Whether this sidebar sent the request an event answers (the event may carry a longer chain). */
 function isOwn(requestId: string, ownRequests: ReadonlySet<string>): boolean {
-  return ownRequests.has(requestId) || ownRequests.has(rootOf(requestId));
+  return ownRequests.has(requestId) || ownRequests.has(chainRoot(requestId));
 }
 
 function byIndex(a: AgentStep, b: AgentStep): number {
