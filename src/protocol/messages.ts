@@ -268,6 +268,12 @@ export const Target = z.object({
 }).check(z.refine((target) => !(target.ref && target.selector), 'Give either a ref or a selector, not both'));
 export type Target = z.infer<typeof Target>;
 
+/** The element tool parameters name: a ref, else a selector, else nothing (the page itself). */
+export function targetOf(params: { ref?: unknown; selector?: unknown }): Target {
+  if (typeof params.ref === 'string' && params.ref) return { ref: params.ref };
+  return typeof params.selector === 'string' && params.selector ? { selector: params.selector } : {};
+}
+
 /** seed 004's commands, minus snapshot (its own request). */
 /** Extra choices of get, is and scroll. */
 export const ActOptions = z.object({

@@ -6,6 +6,7 @@
  */
 import {
   childRequestId,
+  targetOf,
   type AgentStep,
   type BackgroundEvent,
   type Decision,
@@ -105,7 +106,6 @@ class TaskState {
   }
 }
 
-const namesTarget = (params: Record<string, unknown>) => typeof params.ref === 'string' || typeof params.selector === 'string';
 
 function parseArguments(raw: string): Record<string, unknown> | undefined {
   try {
@@ -260,8 +260,8 @@ export class AgentRunner {
     let target: TargetDescription | undefined;
     let unreadable = false;
     // An unknown tool fails in the registry; there is no target to ask the page about.
-    if (namesTarget(params) && this.deps.tools.get(tool)) {
-      const wanted: Target = typeof params.ref === 'string' ? { ref: params.ref } : { selector: String(params.selector) };
+    const wanted = targetOf(params);
+    if ((wanted.ref ?? wanted.selector) && this.deps.tools.get(tool)) {
       target = await this.deps.describe({ requestId: childRequestId(state.task.requestId, 'describe'), windowId: state.windowId }, wanted).catch(() => {
         unreadable = true;
         return undefined;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, frameOfRef, JawadError, REF_PATTERN, TargetDescription, type Action, type ActOptions, type Target } from '../../protocol';
+import { ActionOutcome, childRequestId, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
@@ -62,10 +62,7 @@ export const targetParams = {
   selector: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
 };
 
-export function targetOf(params: { ref?: string; selector?: string }): Target {
-  if (params.ref) return { ref: params.ref };
-  return params.selector ? { selector: params.selector } : {};
-}
+export { targetOf };
 
 /** For actions that may also apply to the page as a whole (scroll, press, get). */
 export const atMostOneTarget = z.refine<{ ref?: string; selector?: string }>(
