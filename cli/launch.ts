@@ -3,6 +3,7 @@
  * sidebar from the welcome page (a genuine click, as the APIs require a user gesture), and gives
  * a handle to drive the sidebar document. Used by the headless runner and by the E2E tests.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +140,22 @@ export function buildDirFor(name: BrowserName, distRoot = buildRoot()): string {
 
 export function hasBuild(name: BrowserName, distRoot = buildRoot()): boolean {
   return existsSync(join(buildDirFor(name, distRoot), 'manifest.json'));
+}
+
+/** Builds the extension for this browser when its build folder is empty (the runner, the demo). */
+export async function ensureBuild(browser: BrowserName, progress: (line: string) => void): Promise<void> {
+  if (hasBuild(browser)) return;
+  const script = browser === 'chromium' ? 'build:chrome' : 'build:firefox';
+  progress(`No build at ${buildDirFor(browser)}: running npm run ${script} (once)…`);
+  const code = await new Promise<number | null>((done, fail) => {
+    // The build's own output goes to stderr: stdout stays the caller's (the runner's JSON lines).
+    const child = spawn('npm', ['run', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2], env: process.env });
+    child.on('error', fail);
+    child.on('exit', done);
+  });
+  if (code !== 0 || !hasBuild(browser)) {
+    throw new Error(`Building the extension failed. Build it yourself with \`npm run ${script}\` in ${PROJECT_ROOT} (JAWAD_DIST=folder to build elsewhere), then try again.`);
+  }
 }
 
 export async function launchJawad(name: BrowserName, options: LaunchOptions = {}): Promise<JawadBrowser> {

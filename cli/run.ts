@@ -1,12 +1,11 @@
 /** `jawad run`: one agent task in a real browser, its action log on stdout as JSON lines. */
-import { spawn } from 'node:child_process';
 import type { Page } from 'puppeteer-core';
 import type { Browser as ExtensionApi } from 'webextension-polyfill';
 import type { AgentStep, StoredMessage } from '../src/protocol';
 import { runAgentTask, saveProviderSettings } from './agent-task';
 import type { RunOptions } from './args';
 import { answerLine, errorLine, StepPrinter } from './json-lines';
-import { buildDirFor, hasBuild, launchJawad, PROJECT_ROOT, type BrowserName, type JawadBrowser } from './launch';
+import { ensureBuild, launchJawad, type JawadBrowser } from './launch';
 
 export interface Output {
   /** stdout: the JSON lines. */
@@ -30,7 +29,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<n
   process.once('SIGINT', closeOnSignal);
   process.once('SIGTERM', closeOnSignal);
   try {
-    await ensureBuild(options.browser, output);
+    await ensureBuild(options.browser, output.progress);
     output.progress(`Starting ${options.browser}${options.headed ? '' : ' (headless)'} with Jawad…`);
     jawad = await launchJawad(options.browser, { headed: options.headed });
     return await runTask(jawad, options, output);
@@ -91,20 +90,4 @@ async function activateTab(host: Page, page: Page): Promise<number | undefined> 
     return tab.windowId ?? null;
   }, page.url());
   return windowId ?? undefined;
-}
-
-/** Builds the extension for this browser when its build folder is empty. */
-async function ensureBuild(browser: BrowserName, output: Output): Promise<void> {
-  if (hasBuild(browser)) return;
-  const script = browser === 'chromium' ? 'build:chrome' : 'build:firefox';
-  output.progress(`No build at ${buildDirFor(browser)}: running npm run ${script} (once)…`);
-  const code = await new Promise<number | null>((done, fail) => {
-    // The build's own output goes to stderr: stdout carries only JSON lines.
-    const child = spawn('npm', ['run', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2], env: process.env });
-    child.on('error', fail);
-    child.on('exit', done);
-  });
-  if (code !== 0 || !hasBuild(browser)) {
-    throw new Error(`Building the extension failed. Build it yourself with \`npm run ${script}\` in ${PROJECT_ROOT} (JAWAD_DIST=folder to build elsewhere), then run jawad again.`);
-  }
 }

@@ -8,17 +8,14 @@
  * Without a display it runs the browser on a virtual one (xvfb-run), as `npm start` does.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { saveProviderSettings } from '../cli/agent-task';
-import { launchJawad, type BrowserName } from '../cli/launch';
+import { ensureBuild, launchJawad, type BrowserName } from '../cli/launch';
 import { startFixtureServer } from '../test/support/fixture-server';
 import { startProviderServer } from '../test/support/provider-server';
 import { SHOP_START, SHOP_TASK, shopTaskModel } from '../test/support/shop-task';
 // @ts-expect-error: a plain .mjs helper shared with npm start and npm test, without types
 import { ensureBrowsers, XVFB } from './ensure-browsers.mjs';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const browserName: BrowserName = process.argv.includes('firefox') ? 'firefox' : 'chromium';
 
 function reRunOnVirtualDisplay(): never {
@@ -31,10 +28,7 @@ function reRunOnVirtualDisplay(): never {
 async function main(): Promise<void> {
   if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY && !process.env.JAWAD_DEMO_XVFB) reRunOnVirtualDisplay();
   ensureBrowsers();
-  const out = process.env.JAWAD_DIST ?? 'dist';
-  if (!existsSync(join(ROOT, out, browserName === 'chromium' ? 'chrome' : 'firefox', 'manifest.json'))) {
-    if (spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', cwd: ROOT }).status !== 0) process.exit(1);
-  }
+  await ensureBuild(browserName, console.log);
   const fixtures = await startFixtureServer();
   const provider = await startProviderServer();
   provider.setResponder(shopTaskModel());
