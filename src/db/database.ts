@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, VoiceSettings } from '../protocol';
+import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -34,6 +34,8 @@ export class JawadDatabase extends Dexie {
   steps!: EntityTable<AgentStep, 'id'>;
   /** Harbor's persisted allow-site grants (session grants live in storage.session). */
   grants!: EntityTable<Grant, 'id'>;
+  /** One row per model call: what the cost meter and the trace view read. */
+  usage!: EntityTable<UsageRecord, 'requestId'>;
 
   constructor(name = 'jawad') {
     super(name);
@@ -45,6 +47,9 @@ export class JawadDatabase extends Dexie {
     this.version(2).stores({
       steps: 'id, conversationId, [conversationId+createdAt], status',
       grants: 'id, [site+level]',
+    });
+    this.version(3).stores({
+      usage: 'requestId, createdAt, conversationId, messageId, [provider+model]',
     });
   }
 }

@@ -4,3 +4,4 @@ export * from './messages';
 export * from './parse';
 export * from './request-id';
 export * from './settings';
+export * from './usage';
