@@ -7,7 +7,7 @@ import { toErrorPayload } from '../protocol/errors';
 import type { ContentReply } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { act } from './actions';
-import { describeTarget } from './describe';
+import { checkBinding, describeTarget } from './describe';
 import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
@@ -24,6 +24,11 @@ interface Agent {
   token: string | null;
   /** Tokens this frame gave its own iframes. */
   childTokens: WeakMap<Element, string>;
+  /**
+   * This document's id. The isolated world (and so this agent) is new on every page load, so a
+   * new id means a new document: what approvals and snapshot refs are bound to.
+   */
+  documentId: string;
 }
 const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
@@ -50,16 +55,19 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
     if (request.type === 'SNAPSHOT') {
       clearHighlights(); // outlines from before this snapshot may point at the wrong things now
       agent.refs ??= new RefRegistry(request.payload.framePrefix);
-      return { ok: true, data: takeSnapshot(document, agent.refs, { ...request.payload, frameTokenFor: (frame) => tokenFor(agent, frame) }) };
+      const snapshot = takeSnapshot(document, agent.refs, { ...request.payload, frameTokenFor: (frame) => tokenFor(agent, frame) });
+      return { ok: true, data: { ...snapshot, documents: { [request.payload.framePrefix]: agent.documentId } } };
     }
     if (request.type === 'FRAME_TOKEN') return { ok: true, data: { token: agent.token } };
     if (request.type === 'ACT') {
-      const { action, target, value, options } = request.payload;
+      const { action, target, value, options, expect } = request.payload;
+      const refs = (agent.refs ??= new RefRegistry());
+      if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
       clearHighlightsEverywhere();
-      return { ok: true, data: await act(action, target, value, options, (agent.refs ??= new RefRegistry())) };
+      return { ok: true, data: await act(action, target, value, options, refs) };
     }
     if (request.type === 'DESCRIBE') {
-      return { ok: true, data: describeTarget(request.payload.target, (agent.refs ??= new RefRegistry())) };
+      return { ok: true, data: describeTarget(request.payload, (agent.refs ??= new RefRegistry()), agent.documentId) };
     }
     if (request.type === 'HIGHLIGHT') return { ok: true, data: answerHighlight(request.payload, (agent.refs ??= new RefRegistry())) };
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
@@ -69,7 +77,7 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
 }
 
 if (!scope[PAGE_AGENT_INSTALLED]) {
-  const agent: Agent = { refs: undefined, token: null, childTokens: new WeakMap() };
+  const agent: Agent = { refs: undefined, token: null, childTokens: new WeakMap(), documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
   scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
     const token = (event.data as Record<string, unknown> | null)?.[TOKEN_KEY];
