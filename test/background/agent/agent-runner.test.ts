@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentRunner, MAX_STEPS, type AgentDeps, type AgentTask, type TaskTab } from '../../../src/background/agent/agent-runner';
-import { PermissionBroker } from '../../../src/background/agent/permission-broker';
+import { PermissionBroker } from '../../../src/background/gate/permission-broker';
 import type { RouterRequest } from '../../../src/background/llm/router';
 import type { StreamEvent } from '../../../src/background/llm/types';
 import { ToolRegistry } from '../../../src/background/tools/registry';
@@ -38,12 +38,12 @@ let steps: StepStore;
 function tools(): ToolRegistry {
   const target = { ref: z.optional(z.string()), selector: z.optional(z.string()) };
   const list: Tool[] = [
-    defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false }) }),
-    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
-    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
-    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
-    defineTool({ name: 'open_url', description: 'o', params: z.object({ url: z.string() }), level: 'navigate', run: async ({ url }) => (ran.push(`open ${url}`), { id: 1, url, title: '', active: true }) }),
-    defineTool({ name: 'broken', description: 'b', params: z.object({}), level: 'read-only', run: async () => { throw new Error('it broke'); } }),
+    defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false }) }),
+    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true }, run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
+    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', effects: { target: true, text: 'text' }, run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
+    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', effects: { target: true, keys: 'keys' }, run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
+    defineTool({ name: 'open_url', description: 'o', params: z.object({ url: z.string() }), level: 'navigate', effects: { url: 'url' }, run: async ({ url }) => (ran.push(`open ${url}`), { id: 1, url, title: '', active: true }) }),
+    defineTool({ name: 'broken', description: 'b', params: z.object({}), level: 'read-only', effects: {}, run: async () => { throw new Error('it broke'); } }),
   ] as Tool[];
   return new ToolRegistry(list);
 }
@@ -74,7 +74,7 @@ function deps(stream: AgentDeps['stream'], answer: (step: AgentStep) => Decision
     harbor,
     steps,
     broker,
-    describe: async (_context, target) => {
+    describe: async (_context, { target }) => {
       const known = target.ref ? TARGETS[target.ref] : undefined;
       if (!known) throw new Error('STALE_REF');
       return known;

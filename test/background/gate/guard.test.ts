@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardStep, PageDataLedger, TaskScope, tokensOf } from '../../../src/background/agent/guard';
+import { guardStep, PageDataLedger, TaskScope, tokensOf } from '../../../src/background/gate/guard';
 
 const SHOP = 'http://127.0.0.1:8080/shop';
 
