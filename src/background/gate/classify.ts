@@ -107,7 +107,11 @@ function pageStep(input: StepInput): StepClass {
     if (critical) reasons.push(`“${name || 'This action'}” looks like a purchase, payment, deletion, subscription or message.`);
   }
   const readsSecret = Boolean(effects.readsValue && target?.secret && asString(params.what) === 'value');
-  if (readsSecret) reasons.push(`It reads the value of a secret field (${target?.inputType ?? 'secret'} “${target?.name ?? ''}”).`);
+  if (readsSecret) {
+    // A password or card number in the model's hands is as serious as a payment: always asked, never granted.
+    critical = true;
+    reasons.push(`It reads the value of a secret field (${target?.inputType ?? 'secret'} “${target?.name ?? ''}”).`);
+  }
   const text = effects.text ? asString(params[effects.text]) : undefined;
   // A ref inside a frame acts on the frame's site (a third-party widget), not the tab's.
   const site = siteOf(target?.documentUrl ?? tab.url);
