@@ -15,6 +15,7 @@ import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';
 import type { ToolRegistry } from './tools/registry';
 import type { VoiceService } from './voice/voice-service';
+import type { BridgeService } from './bridge/bridge-service';
 
 export interface HandlerContext {
   /** Answers the sidebar that sent the request. */
@@ -39,15 +40,16 @@ export interface HandlerDeps {
   steps: StepStore;
   harbor: HarborStore;
   broker: PermissionBroker;
+  bridge: BridgeService;
 }
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker }: HandlerDeps): HandlerTable {
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge }: HandlerDeps): HandlerTable {
   const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
   };
 
   const sendGrants = async (requestId: string, send: (event: BackgroundEvent) => void) => {
-    const { grants, options } = await harbor.policy();
+    const { grants, options } = await harbor.everyPolicy();
     send({ type: 'GRANTS', requestId, payload: { grants, options } });
   };
 
@@ -129,5 +131,19 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
     },
 
     PING: () => undefined,
+
+    // Each bridge change broadcasts BRIDGE_STATUS to every sidebar and popup; GET_STATUS answers the asker.
+    GET_STATUS: async (request, { reply }) => reply({ type: 'BRIDGE_STATUS', requestId: request.requestId, payload: await bridge.status() }),
+    CONNECT: () => bridge.connect(),
+    DISCONNECT: () => bridge.disconnect(),
+    UPDATE_URL: (request) => bridge.updateUrl(request.payload.url),
+    GET_ACTIVITY_LOG: (request, { reply }) => reply({ type: 'ACTIVITY_LOG', requestId: request.requestId, payload: { entries: bridge.activityLog() } }),
+    APPROVE_PAIRING: (request) => bridge.approvePairing(request.payload.client),
+    REFUSE_PAIRING: (request) => bridge.refusePairing(request.payload.client),
+    UNPAIR_CLIENT: async (request, { broadcast }) => {
+      await bridge.unpair(request.payload.clientId);
+      await sendGrants(request.requestId, broadcast);
+    },
+    KILL_BRIDGE: () => bridge.kill(),
   };
 }

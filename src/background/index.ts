@@ -9,7 +9,12 @@ import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
 import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
-import { allowProviderOrigin, installBrowserHooks } from '../platform';
+import { allowProviderOrigin, BROWSER, installBrowserHooks } from '../platform';
+import { groupTab } from '../platform/tab-groups';
+import { BridgeStore } from '../db/bridge-store';
+import { BridgeService } from './bridge/bridge-service';
+import { RelayConnection } from './bridge/connection';
+import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
@@ -36,6 +41,46 @@ const harbor = new HarborStore(db, {
 const broker = new PermissionBroker();
 const tools = createToolRegistry();
 
+function asTaskTab(tab: { id?: number; url?: string; windowId?: number; openerTabId?: number } | undefined): TaskTab | undefined {
+  if (tab?.id === undefined) return undefined;
+  return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
+}
+
+/** What the step gate needs, for the agent and the bridge alike; only where events go differs. */
+const gateDeps: Omit<GateDeps, 'emit'> = {
+  tools,
+  harbor,
+  steps,
+  broker,
+  describe: describePageTarget,
+  tabs: {
+    async active(windowId) {
+      const tab = asTaskTab(await queryActiveTab(windowId));
+      if (!tab) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
+      return tab;
+    },
+    url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
+  },
+};
+
+// A client's steps are logged in the bridge's activity log, not in a conversation.
+const bridge: BridgeService = new BridgeService({
+  store: new BridgeStore(db),
+  revokeGrants: (principal) => harbor.revokePrincipal(principal),
+  gate: new StepGate({ ...gateDeps, steps: { put: async () => undefined }, emit: (event) => bridge.onGateEvent(event) }),
+  connection: (handlers) => new RelayConnection({ open: (url) => new WebSocket(url), ...handlers }),
+  tabs: {
+    active: async () => asTaskTab(await queryActiveTab(undefined)),
+    get: (tabId) => browser.tabs.get(tabId).then(asTaskTab, () => undefined),
+    group: async (tabId, title) => {
+      const tab = await browser.tabs.get(tabId);
+      await groupTab(tabId, tab.windowId ?? -1, title);
+    },
+  },
+  browserName: BROWSER,
+  broadcast: (event) => ports.broadcast(event),
+});
+
 const ready = (async () => {
   await conversations.markInterrupted();
   await steps.markInterrupted();
@@ -48,32 +93,21 @@ const chat: ChatService = new ChatService({
   readPage: readActivePage,
   stream: streamChat,
   agent: new AgentRunner({
+    ...gateDeps,
     stream: streamChat,
-    tools,
-    harbor,
-    steps,
-    broker,
-    describe: describePageTarget,
-    tabs: {
-      async active(windowId) {
-        const tab = await queryActiveTab(windowId);
-        if (tab?.id === undefined) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
-        return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
-      },
-      url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
-    },
     toolModes: { get: (model) => settings.toolMode(model), remember: (model, mode) => settings.rememberToolMode(model, mode) },
     emit: (event) => ports.broadcast(event),
   }),
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker }),
+  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker, bridge }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );
 
 installBrowserHooks();
+void ready.then(() => bridge.start());
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
 

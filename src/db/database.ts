@@ -17,7 +17,17 @@ export type SettingsRow =
   | { key: 'voice'; value: VoiceSettings }
   | { key: 'harbor'; value: HarborOptions }
   /** Which tool-call format works for a model, learned when its server rejects native tools. */
-  | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> };
+  | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> }
+  /** The external agent bridge: on or off, and the relay's URL. */
+  | { key: 'bridge'; value: { enabled: boolean; url: string } };
+
+/** A bridge client the user paired: its token is kept only as a SHA-256 hash. */
+export interface BridgeClientRow {
+  id: string;
+  name: string;
+  tokenHash: string;
+  pairedAt: number;
+}
 
 /**
  * The extension's IndexedDB. It lives in the extension's own origin, so content scripts (which run
@@ -36,6 +46,8 @@ export class JawadDatabase extends Dexie {
   grants!: EntityTable<Grant, 'id'>;
   /** One row per model call: what the cost meter and the trace view read. */
   usage!: EntityTable<UsageRecord, 'requestId'>;
+  /** Paired bridge clients (src/db/bridge-store.ts). */
+  bridgeClients!: EntityTable<BridgeClientRow, 'id'>;
 
   constructor(name = 'jawad') {
     super(name);
@@ -50,6 +62,9 @@ export class JawadDatabase extends Dexie {
     });
     this.version(3).stores({
       usage: 'requestId, createdAt, conversationId, messageId, [provider+model]',
+    });
+    this.version(4).stores({
+      bridgeClients: 'id, tokenHash',
     });
   }
 }

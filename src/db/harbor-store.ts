@@ -1,5 +1,6 @@
 import { DEFAULT_POLICY, updateHarborPolicyForDecision, type HarborPolicy } from '../background/harbor/policy';
 import { Grant, HarborOptions, type Decision, type PermissionLevel } from '../protocol';
+import { USER } from '../background/gate/permission-broker';
 import type { JawadDatabase } from './database';
 
 /**
@@ -22,6 +23,8 @@ function validGrants(stored: unknown): Grant[] {
   });
 }
 
+const principalOf = (grant: Grant) => grant.principal ?? USER;
+
 type Step = { site: string; level: PermissionLevel; critical: boolean };
 
 export class HarborStore {
@@ -33,23 +36,38 @@ export class HarborStore {
     private readonly session: SessionArea,
   ) {}
 
-  /** Site grants from Dexie + session grants from the session area + options (settings row 'harbor', defaults when absent). */
-  async policy(): Promise<HarborPolicy> {
+  /**
+   * One principal's policy: site grants from Dexie + session grants from the session area + options
+   * (settings row 'harbor', defaults when absent). Each principal sees its own grants only.
+   */
+  async policy(principal: string = USER): Promise<HarborPolicy> {
+    const { grants, options } = await this.everyPolicy();
+    return { grants: grants.filter((grant) => principalOf(grant) === principal), options };
+  }
+
+  /** Every principal's grants (the Settings list shows whose each one is). */
+  async everyPolicy(): Promise<HarborPolicy> {
     const [siteGrants, sessionGrants, options] = await Promise.all([this.siteGrants(), this.sessionGrants(), this.options()]);
     const grants = [...siteGrants, ...sessionGrants].sort((a, b) => a.createdAt - b.createdAt);
     return { grants, options };
   }
 
   /** Applies updateHarborPolicyForDecision and persists what it added (site grants → Dexie, session grants → session area). Returns the new policy. */
-  decide(decision: Decision, step: Step, now = Date.now()): Promise<HarborPolicy> {
+  decide(decision: Decision, step: Step, principal: string = USER, now = Date.now()): Promise<HarborPolicy> {
     return this.serially(async () => {
-      const before = await this.policy();
-      const after = updateHarborPolicyForDecision(before, decision, step, now, () => crypto.randomUUID());
+      const before = await this.policy(principal);
+      const after = updateHarborPolicyForDecision(before, decision, step, now, () => crypto.randomUUID(), principal === USER ? undefined : principal);
       const known = new Set(before.grants.map((grant) => grant.id));
       const added = after.grants.filter((grant) => !known.has(grant.id));
       await this.persist(added);
       return after;
     });
+  }
+
+  /** Removes every grant of a principal (a client the user unpaired). */
+  async revokePrincipal(principal: string): Promise<void> {
+    const { grants } = await this.everyPolicy();
+    for (const grant of grants) if (principalOf(grant) === principal) await this.revoke(grant.id);
   }
 
   /** Removes the grant from either place; an unknown id is not an error (it may be revoked already). */

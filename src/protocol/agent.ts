@@ -27,6 +27,8 @@ export const Grant = z.object({
   /** site: kept until revoked · session: until the browser session ends. */
   scope: z.enum(['site', 'session']),
   createdAt: z.number(),
+  /** Whose grant it is: a paired bridge client's id; absent for the user's own (the agent's). */
+  principal: z.optional(z.string()),
 });
 export type Grant = z.infer<typeof Grant>;
 

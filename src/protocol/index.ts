@@ -1,4 +1,5 @@
 export * from './agent';
+export * from './bridge';
 export * from './errors';
 export * from './messages';
 export * from './parse';

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
+import { ActivityEntry, BridgeStatus, isLoopbackBridgeUrl } from './bridge';
 import { ErrorPayload } from './errors';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
@@ -112,6 +113,17 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('SAVE_HARBOR_OPTIONS', HarborOptions),
   /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
   message('PING', Empty),
+  // The external agent bridge (seed 004's popup messages, plus pairing and the kill switch).
+  message('GET_STATUS', Empty),
+  message('CONNECT', Empty),
+  message('DISCONNECT', Empty),
+  message('UPDATE_URL', z.object({ url: z.string().check(z.refine(isLoopbackBridgeUrl, 'The bridge connects to ws://localhost or ws://127.0.0.1 only')) })),
+  message('GET_ACTIVITY_LOG', Empty),
+  message('APPROVE_PAIRING', z.object({ client: z.string().check(z.maxLength(100)) })),
+  message('REFUSE_PAIRING', z.object({ client: z.string().check(z.maxLength(100)) })),
+  message('UNPAIR_CLIENT', z.object({ clientId: z.string().check(z.maxLength(100)) })),
+  /** Disconnects and stops every client's command and prompt at once. */
+  message('KILL_BRIDGE', Empty),
 ]);
 export type SidebarRequest = z.infer<typeof SidebarRequest>;
 export type SidebarRequestType = SidebarRequest['type'];
@@ -198,6 +210,8 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('VOICE_RESULT', z.object({ transcript: z.string(), isFinal: z.boolean() })),
   message('VOICE_END', Empty),
   message('VOICE_ERROR', VoiceErrorPayload),
+  message('BRIDGE_STATUS', BridgeStatus),
+  message('ACTIVITY_LOG', z.object({ entries: z.array(ActivityEntry) })),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;

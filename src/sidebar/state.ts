@@ -4,8 +4,10 @@
  */
 import {
   chainRoot,
+  type ActivityEntry,
   type AgentStep,
   type BackgroundEvent,
+  type BridgeStatus,
   type Conversation,
   type ErrorPayload,
   type Grant,
@@ -39,6 +41,10 @@ export interface ChatState {
   waitingElsewhere: AgentStep[];
   /** Harbor's grants and options, once the settings view has asked for them. */
   harbor: { grants: Grant[]; options: HarborOptions } | undefined;
+  /** The external agent bridge: status, clients, pairing requests, client prompts, activity. */
+  bridge: BridgeStatus | undefined;
+  /** The activity log as GET_ACTIVITY_LOG last answered it. */
+  activity: ActivityEntry[] | undefined;
 }
 
 export const initialState: ChatState = {
@@ -54,6 +60,8 @@ export const initialState: ChatState = {
   steps: [],
   waitingElsewhere: [],
   harbor: undefined,
+  bridge: undefined,
+  activity: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -138,6 +146,10 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return applyStep(state, event.payload.step, isOwn(event.requestId, ownRequests));
     case 'GRANTS':
       return { ...state, harbor: event.payload };
+    case 'BRIDGE_STATUS':
+      return { ...state, bridge: event.payload };
+    case 'ACTIVITY_LOG':
+      return { ...state, activity: event.payload.entries };
   }
 }
 
@@ -184,9 +196,12 @@ function stepsKept(state: ChatState, conversationId: string, messages: StoredMes
   return state.steps.filter((step) => step.conversationId === conversationId && !dropped.has(step.messageId));
 }
 
-/** Steps waiting on the user, oldest first: the permission prompt shows the first. */
+/**
+ * Steps waiting on the user, oldest first: the permission prompt shows the first. A paired bridge
+ * client's prompts are the user's to answer too (on the client's behalf), whatever chat is open.
+ */
 export function pendingPrompts(state: ChatState): AgentStep[] {
-  return state.steps.filter((step) => step.status === 'asking');
+  return [...state.steps.filter((step) => step.status === 'asking'), ...(state.bridge?.prompts ?? [])];
 }
 
 /** The agent is mid-task: the background must not be stopped under it. */

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatService } from '../../src/background/chat/chat-service';
+// These handler tests never reach the bridge (test/background/bridge covers it).
+import type { BridgeService } from '../../src/background/bridge/bridge-service';
 import { createHandlers, type HandlerContext, type HandlerTable } from '../../src/background/handlers';
 import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase } from '../../src/db/database';
@@ -53,7 +55,7 @@ beforeEach(() => {
   harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
   steps = new StepStore(db);
   broker = new PermissionBroker();
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker });
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService });
 });
 afterEach(async () => {
   await db.delete();

@@ -121,6 +121,15 @@ describe('SidebarPorts.dispatch', () => {
       REVOKE_GRANT: { grantId: 'g1' },
       SAVE_HARBOR_OPTIONS: { submitAlwaysAsks: true },
       PING: {},
+      GET_STATUS: {},
+      CONNECT: {},
+      DISCONNECT: {},
+      UPDATE_URL: { url: 'ws://localhost:9000' },
+      GET_ACTIVITY_LOG: {},
+      APPROVE_PAIRING: { client: 'c1' },
+      REFUSE_PAIRING: { client: 'c1' },
+      UNPAIR_CLIENT: { clientId: 'client-1' },
+      KILL_BRIDGE: {},
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

@@ -29,7 +29,7 @@ describe('HarborStore', () => {
   });
 
   it('keeps an allow-site grant in IndexedDB, where a new store (a restarted background) finds it', async () => {
-    await store.decide('allow-site', { site: SITE, level: 'interact', critical: false }, 1000);
+    await store.decide('allow-site', { site: SITE, level: 'interact', critical: false }, 'user', 1000);
     const restarted = new HarborStore(new JawadDatabase(db.name), mapArea());
     const policy = await restarted.policy();
     expect(policy.grants).toEqual([{ id: expect.any(String), site: SITE, level: 'interact', scope: 'site', createdAt: 1000 }]);
@@ -38,7 +38,7 @@ describe('HarborStore', () => {
   });
 
   it('keeps an allow-session grant in the session area only', async () => {
-    const returned = await store.decide('allow-session', { site: SITE, level: 'navigate', critical: false }, 2000);
+    const returned = await store.decide('allow-session', { site: SITE, level: 'navigate', critical: false }, 'user', 2000);
     expect(await db.grants.count()).toBe(0);
     expect(session.values.get('harbor.sessionGrants')).toEqual([{ id: expect.any(String), site: SITE, level: 'navigate', scope: 'session', createdAt: 2000 }]);
     expect(returned.grants).toHaveLength(1);
@@ -73,8 +73,8 @@ describe('HarborStore', () => {
   });
 
   it('revokes a site grant and a session grant, and the step asks again', async () => {
-    await store.decide('allow-site', { site: SITE, level: 'interact', critical: false }, 1);
-    await store.decide('allow-session', { site: 'https://other.test', level: 'interact', critical: false }, 2);
+    await store.decide('allow-site', { site: SITE, level: 'interact', critical: false }, 'user', 1);
+    await store.decide('allow-session', { site: 'https://other.test', level: 'interact', critical: false }, 'user', 2);
     const [siteGrant, sessionGrant] = (await store.policy()).grants;
     if (!siteGrant || !sessionGrant) throw new Error('both grants should be there');
 

@@ -23,7 +23,7 @@ import {
 } from '../../protocol';
 import { JawadError } from '../../protocol/errors';
 import { checkPermission, isGrantable, siteOf, type HarborPolicy } from '../harbor';
-import type { ToolRegistry } from '../tools/registry';
+import type { ToolOutcome, ToolRegistry } from '../tools/registry';
 import { deniedForModel, resultForModel, resultText, summarise } from '../agent/tool-results';
 import { LoopDetector } from '../agent/loop-detector';
 import { classifyStep, originOf, type StepClass } from './classify';
@@ -43,9 +43,10 @@ export type DescribeRequest = Extract<ContentRequest, { type: 'DESCRIBE' }>['pay
 
 export interface GateDeps {
   tools: ToolRegistry;
+  /** Grants are per principal: a paired client's grants are its own, never the user's. */
   harbor: {
-    policy(): Promise<HarborPolicy>;
-    decide(decision: Decision, step: { site: string; level: PermissionLevel; critical: boolean }): Promise<unknown>;
+    policy(principal?: string): Promise<HarborPolicy>;
+    decide(decision: Decision, step: { site: string; level: PermissionLevel; critical: boolean }, principal?: string): Promise<unknown>;
   };
   steps: { put(step: AgentStep): Promise<void> };
   broker: PermissionBroker;
@@ -68,6 +69,13 @@ export interface GateTask {
   eventRequestId: string;
   windowId?: number;
   signal: AbortSignal;
+  /**
+   * Who answers this task's prompts; defaults to `principal`. A paired client's steps are answered
+   * by the user who paired it (USER), never by the client itself nor by another client.
+   */
+  answeredBy?: string;
+  /** Where the task's steps act; defaults to the active tab of its window (the bridge routes per client). */
+  tab?: () => Promise<TaskTab>;
 }
 
 /** Everything the gate keeps for one task between steps. */
@@ -88,6 +96,8 @@ export class GatedTask {
 /** Where one step leaves the task. */
 export interface StepEnd {
   forModel: string;
+  /** The tool's own outcome, when it ran (the bridge answers its client with the data itself). */
+  outcome?: ToolOutcome;
   /** Set when the task must end here, with the reason for the user. */
   stop?: string;
 }
@@ -141,14 +151,14 @@ export class StepGate {
 
   /** Starts a task in the active tab of its window: that tab and site are its own. */
   async open(task: GateTask, userText: string): Promise<GatedTask> {
-    const start = await this.deps.tabs.active(task.windowId);
+    const start = await this.tabOf(task);
     return new GatedTask(task, start.windowId, new TaskScope({ tabId: start.id, url: start.url }, userText));
   }
 
   /** One tool call, from proposal to result. */
   async step(state: GatedTask, call: ProposedCall): Promise<StepEnd> {
     const params = parseArguments(call.arguments);
-    const tab = await this.deps.tabs.active(state.windowId);
+    const tab = await this.tabOf(state.task, state.windowId);
     // A tab one of the task's tabs opened (a link to a new tab) is the task's too.
     if (tab.openerTabId !== undefined && state.scope.hasTab(tab.openerTabId)) state.scope.adoptTab(tab.id);
     const base = this.newStep(state, call.name, params ?? { arguments: call.arguments.slice(0, 500) }, tab.url, call.thinking ?? '');
@@ -173,9 +183,13 @@ export class StepGate {
     const decision = await this.ask(state, step);
     const answered: AgentStep = { ...step, decision };
     if (decision === 'deny' || decision === 'deny-all' || state.task.signal.aborted) return this.refused(state, answered);
-    await this.deps.harbor.decide(decision, { site: step.site, level: step.level, critical: step.critical });
+    await this.deps.harbor.decide(decision, { site: step.site, level: step.level, critical: step.critical }, state.task.principal);
     this.widenScope(state, step, params);
     return this.execute(state, { ...judged, step: { ...answered, status: 'running' } }, params);
+  }
+
+  private tabOf(task: GateTask, windowId = task.windowId): Promise<TaskTab> {
+    return task.tab ? task.tab() : this.deps.tabs.active(windowId);
   }
 
   /** Harbor's verdict and the guard's findings, written into the step the user will see, with what it is bound to. */
@@ -183,7 +197,7 @@ export class StepGate {
     const described = await this.describe(state, base, params, tab);
     if (described.refused) return { step: base, tab, refused: described.refused };
     const classified = this.classify(base, params, tab, described.target, described.otherTabUrl);
-    const policy = await this.deps.harbor.policy();
+    const policy = await this.deps.harbor.policy(state.task.principal);
     const guard = guardStep(classified.facts, state.scope, state.ledger);
     let verdict = checkPermission(policy, base.tool, classified.level, classified.site, classified.critical);
     const forced = [...guard.reasons, ...(described.unreadable ? ['Jawad could not inspect the target element.'] : [])];
@@ -251,7 +265,7 @@ export class StepGate {
     const { task } = state;
     await this.save(state, step);
     if (!task.signal.aborted) this.deps.emit({ type: 'PERMISSION_REQUEST', requestId: task.eventRequestId, payload: { step } });
-    return this.deps.broker.wait(step.id, task.signal, task.principal);
+    return this.deps.broker.wait(step.id, task.signal, task.answeredBy ?? task.principal);
   }
 
   private async refused(state: GatedTask, step: AgentStep): Promise<StepEnd> {
@@ -304,9 +318,9 @@ export class StepGate {
       duration: outcome.duration,
     };
     await this.save(state, finished);
-    if (cancelled) return { forModel: resultForModel(step.tool, outcome), stop: 'You stopped the task.' };
+    if (cancelled) return { forModel: resultForModel(step.tool, outcome), outcome, stop: 'You stopped the task.' };
     const loop = state.loops.record(step.tool, params, outcome.success);
-    return { forModel: resultForModel(step.tool, outcome), ...(loop ? { stop: `I stopped because I was going round in circles: ${loop}` } : {}) };
+    return { forModel: resultForModel(step.tool, outcome), outcome, ...(loop ? { stop: `I stopped because I was going round in circles: ${loop}` } : {}) };
   }
 
   /** A snapshot's refs are good for the documents it was taken of: later refs are checked against them. */

@@ -65,11 +65,13 @@ export function updateHarborPolicyForDecision(
   step: { site: string; level: PermissionLevel; critical: boolean },
   now: number,
   newId: () => string,
+  /** A bridge client's id; the user's own grants carry none. */
+  principal?: string,
 ): HarborPolicy {
   const scope = SCOPE_OF_DECISION[decision];
   if (!scope || !WEB_SITE.test(step.site) || !isGrantable(policy, step.level, step.critical)) return policy;
   const exists = policy.grants.some((grant) => grant.site === step.site && grant.level === step.level && grant.scope === scope);
   if (exists) return policy;
-  const grant: Grant = { id: newId(), site: step.site, level: step.level, scope, createdAt: now };
+  const grant: Grant = { id: newId(), site: step.site, level: step.level, scope, createdAt: now, ...(principal ? { principal } : {}) };
   return { ...policy, grants: [...policy.grants, grant] };
 }
