@@ -58,6 +58,8 @@ export default defineConfig(({ mode }) => {
           sidebar: resolve(import.meta.dirname, 'src/sidebar/index.html'),
           welcome: resolve(import.meta.dirname, 'src/welcome/index.html'),
           grantMic: resolve(import.meta.dirname, 'src/grant-mic/index.html'),
+          // The bridge popup (seed 004): reachable from the toolbar button's menu and the Bridge view.
+          popup: resolve(import.meta.dirname, 'src/popup/index.html'),
         },
       },
     },

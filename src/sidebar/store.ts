@@ -4,7 +4,7 @@ import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
-export type View = 'chat' | 'history' | 'settings' | 'tools';
+export type View = 'chat' | 'history' | 'settings' | 'tools' | 'bridge';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
@@ -77,6 +77,7 @@ function send(message: Outgoing): string {
 
 /** After a (re)connect the background may be a fresh instance: reload what the sidebar shows. */
 function resync(): void {
+  send({ type: 'GET_STATUS', payload: {} });
   send({ type: 'GET_SETTINGS', payload: {} });
   send({ type: 'GET_VOICE_SETTINGS', payload: {} });
   send({ type: 'LIST_CONVERSATIONS', payload: {} });
@@ -213,4 +214,36 @@ export function saveHarborOptions(options: HarborOptions): void {
 
 export function dismissBanner(): void {
   if (state.value.banner) state.value = { ...state.value, banner: undefined };
+}
+
+// ---- The external agent bridge (the sidebar's Bridge view and the popup) ----------------------
+
+export const bridgeStatus = computed(() => state.value.bridge);
+
+export function connectBridge(): void {
+  send({ type: 'CONNECT', payload: {} });
+}
+
+export function disconnectBridge(): void {
+  send({ type: 'DISCONNECT', payload: {} });
+}
+
+export function updateBridgeUrl(url: string): void {
+  send({ type: 'UPDATE_URL', payload: { url } });
+}
+
+export function approvePairing(client: string): void {
+  send({ type: 'APPROVE_PAIRING', payload: { client } });
+}
+
+export function refusePairing(client: string): void {
+  send({ type: 'REFUSE_PAIRING', payload: { client } });
+}
+
+export function unpairClient(clientId: string): void {
+  send({ type: 'UNPAIR_CLIENT', payload: { clientId } });
+}
+
+export function killBridge(): void {
+  send({ type: 'KILL_BRIDGE', payload: {} });
 }

@@ -6,7 +6,8 @@ import { lazyView } from './lazy';
 const SettingsView = lazyView(() => import('./SettingsView').then((m) => m.SettingsView));
 const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.HistoryView));
 const ToolsView = lazyView(() => import('./ToolsView').then((m) => m.ToolsView));
-const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, chat: ChatView } as const;
+const BridgeView = lazyView(() => import('./BridgePanel').then((m) => m.BridgePanel));
+const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, bridge: BridgeView, chat: ChatView } as const;
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
@@ -45,6 +46,7 @@ export function App() {
           </button>
           <NavButton target="history" label="History" />
           <NavButton target="tools" label="Tools" />
+          <NavButton target="bridge" label="Bridge" />
           <NavButton target="settings" label="Settings" />
         </nav>
       </header>

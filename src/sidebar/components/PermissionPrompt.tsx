@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { AgentStep, Decision, Egress } from '../../protocol';
-import { answeringStep, pendingPrompt, respondToPermission } from '../store';
+import { answeringStep, bridgeStatus, pendingPrompt, respondToPermission } from '../store';
 import { LEVEL_LABELS, paramsJson, siteLabel, summarizeParams } from '../step-format';
 import { ExpandableText } from './ExpandableText';
 
@@ -138,6 +138,18 @@ function Decisions({ step, busy, noGrantNote }: { step: AgentStep; busy: boolean
   );
 }
 
+/** A paired bridge client's step: the user answers on the client's behalf, so say whose it is. */
+function AskedBy({ step }: { step: AgentStep }) {
+  if (!step.conversationId.startsWith('bridge-')) return null;
+  const clientId = step.conversationId.slice('bridge-'.length);
+  const name = bridgeStatus.value?.clients.find((client) => client.id === clientId)?.name ?? 'a paired client';
+  return (
+    <p class="hint" data-testid="prompt-client">
+      Asked by Agent({name}), through the bridge.
+    </p>
+  );
+}
+
 function Prompt({ step, waitingAfter }: { step: AgentStep; waitingAfter: number }) {
   const dialog = useFocusOnAppear(step.id);
   const busy = answeringStep.value === step.id;
@@ -170,6 +182,7 @@ function Prompt({ step, waitingAfter }: { step: AgentStep; waitingAfter: number 
         </h2>
         {step.critical && <span class="critical-badge">Critical</span>}
       </header>
+      <AskedBy step={step} />
       <Details step={step} describedBy={ids.description} />
       <EgressList egress={step.egress} />
       <details class="prompt-params">
