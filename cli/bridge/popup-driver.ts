@@ -3,27 +3,22 @@
  * pairing whose code matches, answer a client's permission prompts. `jawad mcp --launch` uses it
  * (the person who launched the browser is the one approving), and so do the E2E tests.
  */
-import type { Page } from 'puppeteer-core';
 import type { Decision } from '../../src/protocol';
 import { Sidebar, sleep, type JawadBrowser } from '../launch';
 
 export const POPUP_PATH = 'src/popup/index.html';
 
-/** Opens the popup page in a background tab (an extension page opened by the extension itself). */
-export async function openPopup(jawad: JawadBrowser): Promise<{ page: Page; ui: Sidebar }> {
-  const url = `${jawad.baseUrl}${POPUP_PATH}`;
-  await jawad.host.evaluate((path) => void (globalThis as unknown as { browser: { tabs: { create(o: object): Promise<unknown> } } }).browser.tabs.create({ url: path, active: false }), `/${POPUP_PATH}`);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const page = (await jawad.browser.pages()).find((candidate) => candidate.url() === url);
-    if (page) {
-      const ui = new Sidebar((source) => retry(() => page.evaluate(source.replace('__SIDEBAR__', 'window'))));
-      await ui.waitFor((win) => win.document.querySelector('[data-testid="bridge-panel"]'), null, 'the bridge popup');
-      return { page, ui };
-    }
-    if (Date.now() > deadline) throw new Error('The bridge popup did not open');
-    await sleep(100);
-  }
+/**
+ * Opens the popup page in a background tab (the extension opens it itself) and reaches its document
+ * from the host extension page: puppeteer's Firefox pages do not report extension URLs, and
+ * `extension.getViews` works alike in both browsers.
+ */
+export async function openPopup(jawad: JawadBrowser): Promise<Sidebar> {
+  await jawad.host.evaluate((path) => void browser.tabs.create({ url: path, active: false }), `/${POPUP_PATH}`);
+  const view = `browser.extension.getViews({ type: 'tab' }).find((win) => win.location.pathname === '/${POPUP_PATH}')`;
+  const ui = new Sidebar((source) => retry(() => jawad.host.evaluate(`(() => { const __SIDEBAR__ = ${view}; if (!__SIDEBAR__) throw new Error('popup not open'); return ${source}; })()`)));
+  await ui.waitFor((win) => win.document.querySelector('[data-testid="bridge-panel"]'), null, 'the bridge popup');
+  return ui;
 }
 
 async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
@@ -88,7 +83,8 @@ export interface PromptSeen {
 
 /** Waits for a permission prompt, reads it, and answers it with `decide`'s decision. */
 export async function answerPrompt(ui: Sidebar, decide: (prompt: PromptSeen) => Decision, timeoutMs = 15_000): Promise<PromptSeen> {
-  const seen = await ui.waitFor(
+  // waitFor only returns once the prompt was read (a truthy value).
+  const seen = (await ui.waitFor(
     (win) => {
       const prompt = win.document.querySelector('[data-testid="permission-prompt"]');
       if (!prompt || prompt.getAttribute('aria-busy') === 'true') return undefined;
@@ -102,7 +98,7 @@ export async function answerPrompt(ui: Sidebar, decide: (prompt: PromptSeen) => 
     null,
     'a permission prompt',
     timeoutMs,
-  );
+  ))!;
   const decision = decide(seen);
   await ui.click(`[data-testid="permission-prompt"][data-step-id="${seen.id}"] [data-testid="decision-${decision}"]`);
   await ui.waitFor((win, id) => !win.document.querySelector(`[data-testid="permission-prompt"][data-step-id="${id}"]`), seen.id, 'the prompt to close');

@@ -50,7 +50,7 @@ for (const browserName of browsersUnderTest()) {
       relay = new Relay({ port: 0 });
       await relay.start();
       jawad = await launchJawad(browserName);
-      ({ ui } = await openPopup(jawad));
+      ui = await openPopup(jawad);
       form = await jawad.openTab(`${fixtures.url}/bridge-form.html`);
       await makeActive(jawad, form);
       await turnBridgeOn(ui, relay.url);
