@@ -7,8 +7,11 @@ export const APPROVALS = ['deny', 'allow-once', 'allow-site'] as const satisfies
 export type Approval = (typeof APPROVALS)[number];
 const BROWSERS = ['chromium', 'firefox'] as const satisfies readonly BrowserName[];
 const DEFAULT_TIMEOUT_SECONDS = 120;
+export const DEFAULT_BRIDGE_PORT = 8080;
 
 export const USAGE = `Usage: jawad run [options] "task"
+       jawad bridge [--port N]
+       jawad mcp [--port N] [--name NAME] [--launch chromium|firefox] [--approve DECISION] [--check]
 
 Runs one agent task with Jawad in a real browser and prints the action log as JSON lines.
 
@@ -27,7 +30,16 @@ Options:
 Output: one JSON line per finished step on stdout, {"type":"step",...}, then {"type":"answer",...};
 progress goes to stderr. Exit code: 0 when the answer completed, 1 when the task ended otherwise
 (stopped, error, timeout), 2 for a usage error.
-The build comes from dist/ (or $JAWAD_DIST); when it is missing, jawad builds it first.`;
+The build comes from dist/ (or $JAWAD_DIST); when it is missing, jawad builds it first.
+
+jawad bridge serves the agent bridge's WebSocket relay on ws://localhost:PORT (default ${DEFAULT_BRIDGE_PORT}) for agents
+that speak its JSON protocol; turn the bridge on in Jawad (Bridge view or popup) with that URL.
+jawad mcp is an MCP server over stdio that serves the same relay and exposes the bridge's commands as
+MCP tools. --check says which link of the chain is broken and exits. --launch starts a fresh browser
+profile with Jawad, turns its bridge on and approves the pairing in its popup; its prompts are then
+answered with --approve (critical steps are always denied).
+  --port N               the relay's port (default ${DEFAULT_BRIDGE_PORT})
+  --name NAME            the client name Jawad shows when pairing (default: mcp)`;
 
 export interface RunOptions {
   browser: BrowserName;
@@ -39,7 +51,20 @@ export interface RunOptions {
   task: string;
 }
 
-export type Command = { kind: 'help' } | { kind: 'run'; options: RunOptions };
+export interface BridgeOptions {
+  port: number;
+}
+
+export interface McpOptions {
+  port: number;
+  name: string;
+  launch?: BrowserName;
+  approve: Approval;
+  check: boolean;
+  headed: boolean;
+}
+
+export type Command = { kind: 'help' } | { kind: 'run'; options: RunOptions } | { kind: 'bridge'; options: BridgeOptions } | { kind: 'mcp'; options: McpOptions };
 
 /** A mistake on the command line: the message says what is wrong, the caller adds the usage. */
 export class UsageError extends Error {
@@ -56,6 +81,10 @@ const OPTIONS = {
   approve: { type: 'string', default: 'deny' },
   timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_SECONDS) },
   headed: { type: 'boolean', default: false },
+  port: { type: 'string', default: String(DEFAULT_BRIDGE_PORT) },
+  name: { type: 'string', default: 'mcp' },
+  launch: { type: 'string' },
+  check: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -64,8 +93,10 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Comma
   const { values, positionals } = parseStrictly(argv);
   if (values.help) return { kind: 'help' };
   const [command, ...words] = positionals;
-  if (command === undefined) throw new UsageError('Say what to do: jawad run …');
-  if (command !== 'run') throw new UsageError(`Unknown command "${command}"; the only one is "run".`);
+  if (command === undefined) throw new UsageError('Say what to do: jawad run …, jawad bridge or jawad mcp');
+  if (command === 'bridge') return { kind: 'bridge', options: { port: port(values.port) } };
+  if (command === 'mcp') return { kind: 'mcp', options: mcpOptions(values) };
+  if (command !== 'run') throw new UsageError(`Unknown command "${command}"; the commands are "run", "bridge" and "mcp".`);
   const task = words.join(' ').trim();
   if (!task) throw new UsageError('Give the task as the last argument, in quotes: jawad run --url PAGE "click Save"');
   return {
@@ -79,6 +110,25 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Comma
       headed: values.headed,
       task,
     },
+  };
+}
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65_535) throw new UsageError(`--port is a port number, 0–65535 (got "${value}").`);
+  return number;
+}
+
+function mcpOptions(values: { port: string; name: string; launch?: string; approve: string; check: boolean; headed: boolean }): McpOptions {
+  const name = values.name.trim();
+  if (!name || name.length > 60) throw new UsageError('--name is 1–60 characters: the name Jawad shows when pairing.');
+  return {
+    port: port(values.port),
+    name,
+    ...(values.launch === undefined ? {} : { launch: oneOf('--launch', values.launch, BROWSERS) }),
+    approve: oneOf('--approve', values.approve, APPROVALS),
+    check: values.check,
+    headed: values.headed,
   };
 }
 

@@ -1,5 +1,7 @@
 /** The `jawad` command: parses the command line and runs it; the exit code says how it went. */
 import { parseCommand, USAGE, UsageError } from './args';
+import { runMcp } from './bridge/mcp-server';
+import { serveBridge } from './bridge/serve';
 import { EXIT_USAGE, runCommand, type Output } from './run';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Output): Promise<number> {
@@ -15,7 +17,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Outpu
     output.line(USAGE);
     return 0;
   }
+  if (command.kind === 'bridge') return serveBridge(command.options, output, interrupted());
+  if (command.kind === 'mcp') return runMcp(command.options, output, env, interrupted());
   return runCommand(command.options, output);
+}
+
+/** Resolves on Ctrl-C or a termination request: the long-running commands then close cleanly. */
+function interrupted(): Promise<void> {
+  return new Promise((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
 }
 
 const standardOutput: Output = {
@@ -26,4 +38,6 @@ const standardOutput: Output = {
 /** Run as a program (bin/jawad.mjs imports this file after registering tsx). */
 export async function runFromProcess(): Promise<void> {
   process.exitCode = await main(process.argv.slice(2), process.env, standardOutput);
+  // Sockets and the MCP transport would keep a finished server alive.
+  if (['bridge', 'mcp'].includes(process.argv[2] ?? '')) process.exit();
 }

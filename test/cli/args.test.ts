@@ -42,7 +42,7 @@ describe('parseCommand', () => {
 
   it.each([
     [[], /jawad run/],
-    [['walk', '--url', PAGE, 'task'], /Unknown command "walk"/],
+    [['walk', '--url', PAGE, 'task'], /Unknown command "walk"; the commands are "run", "bridge" and "mcp"/],
     [['run', '--url', PAGE], /Give the task/],
     [['run', 'task'], /--url is required/],
     [['run', '--url', 'not a url', 'task'], /is not a URL/],
