@@ -1,0 +1,84 @@
+/**
+ * The official MCP SDK client drives `npx jawad mcp --launch <browser>`: it lists the tools and
+ * runs tab new → snapshot → click on a fixture in a real browser with Jawad, every step through
+ * Jawad's step gate (the launcher answers prompts allow-once, as `--approve allow-once` says).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { browsersUnderTest } from './support/extension-browser';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = result.content as Array<{ type: string; text?: string }>;
+  return content.map((part) => part.text ?? '').join('\n');
+}
+
+for (const browserName of browsersUnderTest()) {
+  describe(`jawad mcp --launch ${browserName}`, () => {
+    let client: Client;
+    let fixtures: FixtureServer;
+    let stderr = '';
+
+    beforeAll(async () => {
+      fixtures = await startFixtureServer();
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [join(ROOT, 'bin/jawad.mjs'), 'mcp', '--launch', browserName, '--port', String(await freePort()), '--approve', 'allow-once', '--name', 'mcp-test'],
+        cwd: ROOT,
+        env: { ...(process.env as Record<string, string>), JAWAD_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'jawad-mcp-')) },
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      client = new Client({ name: 'jawad-e2e', version: '1.0.0' });
+      await client.connect(transport);
+    });
+    afterAll(async () => {
+      await client?.close();
+      await fixtures?.close();
+    });
+
+    it('lists the bridge commands as tools with JSON Schemas', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['check', 'click', 'dblclick', 'fill', 'focus', 'get', 'hover', 'is', 'open', 'press', 'select', 'snapshot', 'tab', 'type', 'uncheck']);
+      const fill = tools.find((tool) => tool.name === 'fill')!;
+      expect(fill.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['ref', 'value']) });
+    });
+
+    it('runs snapshot and click on a fixture page in the real browser', async () => {
+      // The launcher pairs in the popup once the browser is up; calls before that are refused clearly.
+      const deadline = Date.now() + 60_000;
+      let opened = await client.callTool({ name: 'tab', arguments: { action: 'new', url: `${fixtures.url}/bridge-form.html` } });
+      while (opened.isError && textOf(opened).startsWith('NOT_PAIRED') && Date.now() < deadline) {
+        await new Promise((done) => setTimeout(done, 250));
+        opened = await client.callTool({ name: 'tab', arguments: { action: 'new', url: `${fixtures.url}/bridge-form.html` } });
+      }
+      expect(opened.isError, `${textOf(opened)}\n${stderr}`).toBeFalsy();
+
+      const snapshot = textOf(await client.callTool({ name: 'snapshot', arguments: {} }));
+      const save = snapshot.split('\n').find((line) => line.includes('button "Save profile"'))?.match(/\[ref=([a-z0-9]+)\]/)?.[1];
+      expect(save, snapshot).toBeTruthy();
+      const clicked = await client.callTool({ name: 'click', arguments: { ref: save } });
+      expect(clicked.isError, textOf(clicked)).toBeFalsy();
+      expect(textOf(await client.callTool({ name: 'snapshot', arguments: {} }))).toContain('Saved:');
+      expect(stderr).toMatch(/Prompt for click → allow-once/);
+    });
+  });
+}
