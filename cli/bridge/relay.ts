@@ -124,13 +124,14 @@ export class Relay {
 
   private fromAgent(client: string, agent: AgentLink, data: RawData): void {
     const text = data.toString();
-    if (text.length > MAX_COMMAND_FRAME_CHARS) return reply(agent.socket, null, 'TOO_LARGE', `The frame is ${text.length} characters; the limit is ${MAX_COMMAND_FRAME_CHARS}.`);
     let frame: unknown;
     try {
       frame = JSON.parse(text);
     } catch {
       return reply(agent.socket, null, 'BAD_FRAME', 'The frame is not JSON.');
     }
+    // Read (ws caps frames) so the refusal can carry the command's id; never passed on to Jawad.
+    if (text.length > MAX_COMMAND_FRAME_CHARS) return reply(agent.socket, idOf(frame), 'TOO_LARGE', `The frame is ${text.length} characters; the limit is ${MAX_COMMAND_FRAME_CHARS}.`);
     if (!agent.hello) {
       const hello = AgentHello.safeParse(frame);
       if (!hello.success) return reply(agent.socket, idOf(frame), 'NOT_PAIRED', 'Say hello first: {"type":"hello","name":"my-agent","code":"AB12CD"} (code: 4–8 capital letters or digits you also print).');

@@ -10,6 +10,7 @@ import { answerPrompt, approvePairing, openPopup, turnBridgeOn, waitForBridgeSta
 import { Relay } from '../../cli/bridge/relay';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { browsersUnderTest, launchJawad, type JawadBrowser, type Sidebar } from './support/extension-browser';
+import { openView } from './support/flows';
 
 /** The ref of the first snapshot line with this role whose name contains `name`. */
 function refOf(snapshot: unknown, role: string, name: string): string {
@@ -107,6 +108,82 @@ for (const browserName of browsersUnderTest()) {
       expect(asked).toMatchObject({ tool: 'click', critical: true });
       const answer = await deleting;
       expect(answer).toMatchObject({ success: false, code: 'PERMISSION_DENIED' });
+      expect(await form.$eval('#state', (element) => element.textContent)).toBe('Saved: Ada Lovelace');
+    });
+
+    it('two clients at once stay isolated: each sees and touches only its own tabs', async () => {
+      const second = await pairedAgent(ui, relay, 'second-agent');
+      try {
+        const opening = second.command('tab', { action: 'new', url: `${fixtures.url}/plain.html` });
+        expect(await answerPrompt(ui, () => 'allow-once')).toMatchObject({ tool: 'new_tab', client: expect.stringContaining('Agent(second-agent)') });
+        const opened = await opening;
+        expect(opened.success).toBe(true);
+        const secondTab = opened.success ? (opened.data as { id: number }).id : -1;
+        // The second client acts in its own tab; the first keeps working in its own.
+        const seen = await second.command('snapshot');
+        expect(seen.success && (seen.data as { text: string }).text).toContain('Tide tables');
+        const firstView = await first.command('snapshot');
+        expect(firstView.success && (firstView.data as { text: string }).text).toContain('Your profile');
+        // Neither lists nor touches the other's tabs.
+        const firstTabs = await first.command('tab', { action: 'list' });
+        expect(JSON.stringify(firstTabs)).not.toContain('plain.html');
+        expect(await first.command('tab', { action: 'switch', id: secondTab })).toMatchObject({ success: false, code: 'PERMISSION_DENIED', error: expect.stringContaining('another client') });
+        expect(await first.command('tab', { action: 'close', id: secondTab })).toMatchObject({ success: false, code: 'PERMISSION_DENIED' });
+        const secondTabs = await second.command('tab', { action: 'list' });
+        expect(JSON.stringify(secondTabs)).not.toContain('bridge-form.html');
+      } finally {
+        second.close();
+      }
+    });
+
+    it('bad input gets clear errors and the background keeps serving the sidebar', async () => {
+      first.sendRaw('this is not json');
+      first.sendRaw(JSON.stringify({ nope: true }));
+      const unknown = await first.send({ id: 'u1', type: 'teleport', params: {} });
+      expect(unknown).toMatchObject({ success: false, code: 'UNKNOWN_COMMAND' });
+      const invalid = await first.send({ id: 'v1', type: 'click', params: { ref: 42 } });
+      expect(invalid).toMatchObject({ success: false, code: 'VALIDATION_ERROR', error: expect.stringContaining('ref') });
+      const huge = await first.send({ id: 'h1', type: 'fill', params: { ref: 'e1', value: 'x'.repeat(300_000) } });
+      expect(huge).toMatchObject({ success: false, code: 'TOO_LARGE' });
+      await expect.poll(() => first.orphans.map((answer) => !answer.success && answer.code)).toEqual(['BAD_FRAME', 'BAD_FRAME']);
+      // A flood: every command is answered, the ones beyond the queue's room at once with BUSY.
+      const flood = await Promise.all(Array.from({ length: 150 }, () => first.command('get', { what: 'title' })));
+      expect(flood.every((answer) => answer.success || answer.code === 'BUSY')).toBe(true);
+      expect(flood.filter((answer) => answer.success).length).toBeGreaterThanOrEqual(64);
+      expect(flood.some((answer) => !answer.success && answer.code === 'BUSY')).toBe(true);
+      // The sidebar is still served: its Bridge view follows the flood live, and its tools list loads.
+      await jawad.sidebar.click('.top-bar nav button', 'Bridge');
+      await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid="bridge-activity"] li[data-command="get"][data-outcome="ok"]'), null, 'the flood in the sidebar log');
+      await openView(jawad.sidebar, 'Tools');
+      await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('section.tools select[name=tool] option').length > 10, null, 'the tools list');
+    });
+
+    it('the relay restarts: Jawad reconnects and the client re-pairs with its token, no prompt', async () => {
+      const token = first.token!;
+      first.close();
+      const port = relay.port;
+      await relay.close();
+      await waitForBridgeState(ui, ['disconnected', 'connecting']);
+      relay = new Relay({ port });
+      await relay.start();
+      expect(await relay.waitForExtension(15_000)).toBe(true);
+      first = new BridgeAgent({ url: relay.url, name: 'test-agent', token });
+      await first.connect();
+      await first.whenPaired(10_000);
+      expect(await ui.eval((win) => win.document.querySelectorAll('[data-testid="pairing-request"]').length, null)).toBe(0);
+      const again = await first.command('get', { what: 'title' });
+      expect(again).toMatchObject({ success: true });
+    });
+
+    it('the kill switch disconnects and stops a command waiting on a prompt', async () => {
+      const snapshot = await first.command('snapshot');
+      const remove = refOf(snapshot.success && snapshot.data, 'button', 'Delete account');
+      const waiting = first.command('click', { ref: remove });
+      await ui.waitFor((win) => win.document.querySelector('[data-testid="permission-prompt"]'), null, 'the prompt');
+      await ui.click('[data-testid="bridge-kill"]');
+      expect(await waiting).toMatchObject({ success: false });
+      await waitForBridgeState(ui, ['off']);
+      expect(await ui.eval((win) => Boolean(win.document.querySelector('[data-testid="permission-prompt"]')), null)).toBe(false);
       expect(await form.$eval('#state', (element) => element.textContent)).toBe('Saved: Ada Lovelace');
     });
   });

@@ -240,7 +240,9 @@ export class BridgeService {
       return;
     }
     if (session.queue.length >= MAX_QUEUED) {
-      this.respond(session, { id: readId(raw), success: false, code: 'BUSY', error: `Too many commands waiting (${MAX_QUEUED}); wait for answers before sending more.` });
+      const error = `Too many commands waiting (${MAX_QUEUED}); wait for answers before sending more.`;
+      this.respond(session, { id: readId(raw), success: false, code: 'BUSY', error });
+      this.log({ clientName: session.name, command: commandName(raw), decision: '-', outcome: 'refused', detail: error });
       return;
     }
     session.queue.push({ raw, received: this.now() });
@@ -274,11 +276,11 @@ export class BridgeService {
       plan = planCommand(raw);
     } catch (error) {
       if (!(error instanceof CommandError)) throw error;
-      this.log({ clientName: session.name, command: String((raw as { type?: unknown } | null)?.type ?? '?').slice(0, 40), decision: '-', outcome: 'refused', detail: error.message });
+      this.log({ clientName: session.name, command: commandName(raw), decision: '-', outcome: 'refused', detail: error.message });
       return { id: error.id ?? readId(raw), success: false, code: error.code, error: error.message };
     }
     if (plan.namedTab !== undefined && !this.owners.mayUse(plan.namedTab, principal)) return this.refuse(session, plan, 'That tab belongs to another client.');
-    const tab = await this.routeTab(principal);
+    const tab = (await this.routeTab(principal)) ?? (isTabCommand(plan) ? await this.noTab() : undefined);
     if (!tab) return this.refuse(session, plan, 'No tab this client may use: the active tab belongs to another client. Open one with {"type":"tab","params":{"action":"new","url":…}}.');
     session.tab = tab;
     session.gated ??= await this.deps.gate.open(this.gateTask(session, principal), '');
@@ -302,6 +304,15 @@ export class BridgeService {
       // run() routed this command's tab just before the gate asks for it.
       tab: async () => session.tab!,
     };
+  }
+
+  /**
+   * Where a tab command (new, list, switch, close) stands when the client has no tab of its own
+   * yet: no page at all, in the active window (so a new tab opens there), and nothing of the
+   * other client's tab — not its URL, not a place in this client's scope.
+   */
+  private async noTab(): Promise<TaskTab> {
+    return { id: NO_TAB, url: '', windowId: (await this.deps.tabs.active())?.windowId ?? -1 };
   }
 
   /** Seed 004's routing, never into another client's tab. */
@@ -380,6 +391,13 @@ export class BridgeService {
     });
   }
 }
+
+/** Not a tab id any browser gives out. */
+const NO_TAB = -1;
+
+const isTabCommand = (plan: ToolCallPlan) => plan.command === 'tab';
+
+const commandName = (raw: unknown) => String((raw as { type?: unknown } | null)?.type ?? '?').slice(0, 40);
 
 function readId(raw: unknown): string | number | null {
   const id = (raw as { id?: unknown } | null)?.id;
