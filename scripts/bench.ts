@@ -9,7 +9,9 @@
  *  3. per-token added latency, from the provider's write to the sidebar DOM —
  *     scripts/bench/token-latency.ts;
  *  4. the agent's overhead per step (snapshot + click + settle + Harbor), model time excluded —
- *     scripts/bench/agent-overhead.ts.
+ *     scripts/bench/agent-overhead.ts;
+ *  5. the agent bridge's overhead per command over the tool's own time, and commands per second for
+ *     one client — scripts/bench/bridge-overhead.ts.
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -29,6 +31,7 @@ import { round } from './bench/stats';
 import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
 import { attempt, failed, type Outcome } from './bench/outcome';
 import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './bench/agent-overhead';
+import { BRIDGE_PAGE, measureBridgeOverhead, type BridgeOverheadResult } from './bench/bridge-overhead';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -40,7 +43,12 @@ const TARGETS = {
   coldOpenMs: 150,
   tokenP95Ms: 16,
   agentStepMs: 150,
+  bridgeOverheadP50Ms: 5,
+  bridgeOverheadP95Ms: 15,
 } as const;
+
+/** Commands sent one at a time for the bridge's overhead, then again for its throughput. */
+const BRIDGE_COMMANDS = 200;
 
 
 interface BrowserResult {
@@ -48,6 +56,7 @@ interface BrowserResult {
   coldOpen: Outcome<ColdOpenResult>;
   tokenLatency: Outcome<TokenLatencyResult>;
   agentOverhead: Outcome<AgentOverheadResult>;
+  bridge: Outcome<BridgeOverheadResult>;
 }
 
 const log = (line: string) => console.log(line);
@@ -73,7 +82,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
   const launched = await attempt(`launching ${name}`, () => launchJawad(name));
   if (failed(launched)) {
     await provider.close();
-    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched };
+    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched, bridge: launched };
   }
   const jawad = launched;
   try {
@@ -93,14 +102,17 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
     if (!failed(agentOverhead)) log(`  agent step: p50 ${agentOverhead.perStep.p50.toFixed(1)} ms, p95 ${agentOverhead.perStep.p95.toFixed(1)} ms (tools alone p50 ${agentOverhead.toolsPerStep.p50.toFixed(1)} ms); prompts ${agentOverhead.prompts}`);
+    log(`  bridge: ${BRIDGE_COMMANDS} commands (snapshot / get title) on ${BRIDGE_PAGE}…`);
+    const bridge = await attempt('bridge overhead', () => measureBridgeOverhead(jawad, BRIDGE_COMMANDS));
+    if (!failed(bridge)) log(`  bridge overhead: p50 ${bridge.overhead.p50.toFixed(1)} ms, p95 ${bridge.overhead.p95.toFixed(1)} ms over tools p50 ${bridge.toolMs.p50.toFixed(1)} ms; ${bridge.commandsPerSecond.toFixed(0)} commands/s`);
     if (distStamp(DIST[name]) !== stamp) {
       // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
       // mixes two builds or breaks the extension outright. Such figures are worthless.
       const error = { error: `${DIST[name]} was rebuilt during the measurement (a concurrent npm run build?): run the bench again` };
       log(`  ✗ ${error.error}`);
-      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error };
+      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, bridge: error };
     }
-    return { version, coldOpen, tokenLatency, agentOverhead };
+    return { version, coldOpen, tokenLatency, agentOverhead, bridge };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
@@ -143,6 +155,9 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'agent overhead per step p95 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.perStep.p95)) },
     { metric: 'agent tools alone per step p50 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.toolsPerStep.p50)), note: 'the registry\'s own durations of snapshot + click' },
     { metric: 'permission prompts in the measured task', values: per((r) => cell(r.agentOverhead, (a) => a.prompts)), max: 0, note: 'sanity check: the site was granted first', digits: 0 },
+    { metric: 'bridge overhead per command p50 (ms)', values: per((r) => cell(r.bridge, (b) => b.overhead.p50)), max: TARGETS.bridgeOverheadP50Ms, note: 'round trip − the tool\'s own time; snapshot / get title' },
+    { metric: 'bridge overhead per command p95 (ms)', values: per((r) => cell(r.bridge, (b) => b.overhead.p95)), max: TARGETS.bridgeOverheadP95Ms },
+    { metric: 'bridge commands per second, one client', values: per((r) => cell(r.bridge, (b) => b.commandsPerSecond)), note: `get title, ${32} in flight` },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
   ];
 }

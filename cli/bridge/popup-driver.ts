@@ -3,10 +3,10 @@
  * pairing whose code matches, answer a client's permission prompts. `jawad mcp --launch` uses it
  * (the person who launched the browser is the one approving), and so do the E2E tests.
  */
-import type { Decision } from '../../src/protocol';
+import { POPUP_PAGE, type Decision } from '../../src/protocol';
 import { Sidebar, sleep, type JawadBrowser } from '../launch';
 
-export const POPUP_PATH = 'src/popup/index.html';
+const POPUP_PATH = POPUP_PAGE;
 
 /**
  * Opens the popup page in a background tab (the extension opens it itself) and reaches its document

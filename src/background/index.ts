@@ -14,6 +14,7 @@ import { groupTab } from '../platform/tab-groups';
 import { BridgeStore } from '../db/bridge-store';
 import { BridgeService } from './bridge/bridge-service';
 import { RelayConnection } from './bridge/connection';
+import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
 import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
@@ -107,10 +108,12 @@ const ports = new SidebarPorts(
 );
 
 installBrowserHooks();
+listenForPopupMenu();
 void ready.then(() => bridge.start());
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
 
 browser.runtime.onInstalled.addListener((details) => {
+  createPopupMenu();
   if (details.reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });
 });

@@ -14,6 +14,8 @@ import { AgentStep } from './agent';
 export const MAX_COMMAND_FRAME_CHARS = 256_000;
 export const MAX_RESPONSE_FRAME_CHARS = 8_000_000;
 export const DEFAULT_BRIDGE_URL = 'ws://localhost:8080';
+/** The bridge popup page, in both builds. */
+export const POPUP_PAGE = 'src/popup/index.html';
 
 const Ref = z.string().check(z.maxLength(40));
 const WebUrl = z.string().check(z.maxLength(8_000));
@@ -74,7 +76,8 @@ export type AgentCommand = z.infer<typeof AgentCommand>;
 
 /** `id` is null only when the frame had no readable id (it was not a command at all). */
 export type AgentResponse =
-  | { id: string | number; success: true; data: unknown }
+  /** `duration`: the tool's own time in ms (the rest of the round trip is the bridge's and Harbor's). */
+  | { id: string | number; success: true; data: unknown; duration?: number }
   | { id: string | number | null; success: false; error: string; code?: string }
   /** The command waits on the user (a permission prompt): not a failure, and no timeout runs. */
   | { id: string | number; pending: true; message: string };

@@ -21,6 +21,7 @@ import type { BridgeConnectionSettings, BridgeStore } from '../../db/bridge-stor
 import type { BridgeClientRow } from '../../db/database';
 import { USER } from '../gate/permission-broker';
 import type { GatedTask, StepGate, TaskTab } from '../gate/step-gate';
+import type { ToolOutcome } from '../tools/registry';
 import { CommandError, parseFrameText, planCommand, type ToolCallPlan } from './commands';
 import type { LinkState, RelayConnection } from './connection';
 import { TabOwners } from './tab-owners';
@@ -340,11 +341,11 @@ export class BridgeService {
     }
   }
 
-  private answer(session: Session, plan: ToolCallPlan, step: AgentStep | undefined, outcome: { success: boolean; data?: unknown; error?: { code: string; message: string } } | undefined): AgentResponse {
+  private answer(session: Session, plan: ToolCallPlan, step: AgentStep | undefined, outcome: ToolOutcome | undefined): AgentResponse {
     const decision = step?.decision ?? step?.verdict ?? '-';
     if (outcome?.success) {
       this.log({ clientName: session.name, command: plan.command, decision, outcome: 'ok', detail: step?.result?.summary ?? '' });
-      return { id: plan.id, success: true, data: outcome.data };
+      return { id: plan.id, success: true, data: outcome.data, duration: outcome.duration };
     }
     const denied = step?.status === 'denied' || step?.status === 'stopped';
     const error = outcome?.error ?? step?.result?.error ?? { code: denied ? 'PERMISSION_DENIED' : 'EXECUTION_ERROR', message: step?.result?.summary ?? 'The command did not run.' };

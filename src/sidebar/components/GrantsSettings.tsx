@@ -1,14 +1,22 @@
 import { useEffect } from 'preact/hooks';
 import type { Grant, HarborOptions } from '../../protocol';
-import { loadGrants, revokeGrant, saveHarborOptions, state } from '../store';
+import { bridgeStatus, loadGrants, revokeGrant, saveHarborOptions, state } from '../store';
 import { LEVEL_LABELS, siteLabel } from '../step-format';
 
 const SCOPE_LABELS: Record<Grant['scope'], string> = { site: 'this site', session: 'this session' };
 
+/** Whose grant: yours (the sidebar's agent), or a paired bridge client's own. */
+function holderOf(grant: Grant): string | undefined {
+  if (!grant.principal) return undefined;
+  return `Agent(${bridgeStatus.value?.clients.find((client) => client.id === grant.principal)?.name ?? 'unpaired client'})`;
+}
+
 function GrantRow({ grant }: { grant: Grant }) {
   const created = new Date(grant.createdAt);
+  const holder = holderOf(grant);
   return (
     <li class="grant-row" data-testid="grant-row" data-grant-id={grant.id} data-site={grant.site} data-level={grant.level} data-scope={grant.scope}>
+      {holder && <span class="grant-holder" data-testid="grant-holder">{holder}</span>}
       <span class="grant-site" title={grant.site}>{siteLabel(grant.site)}</span>
       <span class="level-badge" data-level={grant.level}>{LEVEL_LABELS[grant.level]}</span>
       <span class="grant-scope">{SCOPE_LABELS[grant.scope]}</span>
