@@ -91,6 +91,12 @@ for (const browserName of browsersUnderTest()) {
       expect(await form.$eval('#state', (element) => element.textContent)).toBe('Saved: Ada Lovelace');
     });
 
+    it('the client’s grant is its own, shown as such in Settings', async () => {
+      await openView(jawad.sidebar, 'Settings');
+      const holders = await jawad.sidebar.waitFor((win) => Array.from(win.document.querySelectorAll('[data-testid="grant-holder"]')).map((e) => e.textContent).join(','), null, 'the client’s grant');
+      expect(holders).toBe('Agent(test-agent)');
+    });
+
     it('an unpaired client gets nothing', async () => {
       const stranger = new BridgeAgent({ url: relay.url, name: 'stranger' });
       await stranger.connect();
@@ -131,6 +137,14 @@ for (const browserName of browsersUnderTest()) {
         expect(await first.command('tab', { action: 'close', id: secondTab })).toMatchObject({ success: false, code: 'PERMISSION_DENIED' });
         const secondTabs = await second.command('tab', { action: 'list' });
         expect(JSON.stringify(secondTabs)).not.toContain('bridge-form.html');
+        // The tab the second client opened sits in its own group.
+        const grouped = await jawad.host.evaluate(async (tabId) => {
+          const api = globalThis as unknown as { chrome?: { tabs: { get(id: number): Promise<{ groupId?: number }> }; tabGroups?: { get(id: number): Promise<{ title?: string }> } } };
+          const groups = (globalThis as unknown as { browser?: typeof api.chrome }).browser?.tabGroups ? (globalThis as unknown as { browser: typeof api.chrome }).browser : api.chrome;
+          const tab = await groups!.tabs.get(tabId);
+          return tab.groupId !== undefined && tab.groupId >= 0 ? (await groups!.tabGroups!.get(tab.groupId)).title : null;
+        }, secondTab);
+        expect(grouped).toBe('Agent(second-agent)');
       } finally {
         second.close();
       }
