@@ -27,6 +27,7 @@ import type { LinkState, RelayConnection } from './connection';
 import { TabOwners } from './tab-owners';
 
 const ACTIVITY_KEPT = 200;
+const STATUS_EVERY_MS = 100;
 /** Commands one client may have waiting; more is a flood and is refused at once. */
 export const MAX_QUEUED = 64;
 
@@ -318,13 +319,15 @@ export class BridgeService {
 
   /** Seed 004's routing, never into another client's tab. */
   private async routeTab(principal: string): Promise<TaskTab | undefined> {
-    const active = await this.deps.tabs.active();
-    const known = new Map<number, TaskTab>(active ? [[active.id, active]] : []);
+    const known = new Map<number, TaskTab>();
     for (const id of this.owners.candidates(principal)) {
       const tab = await this.deps.tabs.get(id);
       if (tab) known.set(id, tab);
       else this.owners.tabClosed(id);
     }
+    // The active tab is only the last resort: not asked for while the client has a tab of its own.
+    const active = known.size > 0 ? undefined : await this.deps.tabs.active();
+    if (active) known.set(active.id, active);
     const chosen = this.owners.route(principal, (id) => known.has(id), active?.id);
     if (chosen === undefined || !this.owners.mayUse(chosen, principal)) return undefined;
     return known.get(chosen);
@@ -382,14 +385,17 @@ export class BridgeService {
     this.changed();
   }
 
-  /** Tells every open sidebar and popup (coalesced: a flood of commands sends one status per tick). */
+  /**
+   * Tells every open sidebar and popup, at most every STATUS_EVERY_MS: a busy client would
+   * otherwise pay for a full status (read, validated, posted) on every command.
+   */
   private changed(): void {
     if (this.pendingBroadcast) return;
     this.pendingBroadcast = true;
-    queueMicrotask(() => {
+    setTimeout(() => {
       this.pendingBroadcast = false;
       void this.status().then((status) => this.deps.broadcast({ type: 'BRIDGE_STATUS', requestId: newRequestId('bridge'), payload: status }));
-    });
+    }, STATUS_EVERY_MS);
   }
 }
 
