@@ -171,7 +171,7 @@ async function openTab(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
-async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+export async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await fn();

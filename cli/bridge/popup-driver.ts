@@ -4,7 +4,7 @@
  * (the person who launched the browser is the one approving), and so do the E2E tests.
  */
 import { POPUP_PAGE, type Decision } from '../../src/protocol';
-import { Sidebar, sleep, type JawadBrowser } from '../launch';
+import { retry, Sidebar, type JawadBrowser } from '../launch';
 
 const POPUP_PATH = POPUP_PAGE;
 
@@ -19,18 +19,6 @@ export async function openPopup(jawad: JawadBrowser): Promise<Sidebar> {
   const ui = new Sidebar((source) => retry(() => jawad.host.evaluate(`(() => { const __SIDEBAR__ = ${view}; if (!__SIDEBAR__) throw new Error('popup not open'); return ${source}; })()`)));
   await ui.waitFor((win) => win.document.querySelector('[data-testid="bridge-panel"]'), null, 'the bridge popup');
   return ui;
-}
-
-async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (error) {
-      // Firefox BiDi can fail an evaluate while a tab switches process; it passes on a retry.
-      if (i >= attempts) throw error;
-      await sleep(100);
-    }
-  }
 }
 
 export function bridgeState(ui: Sidebar): Promise<string> {
