@@ -22,6 +22,8 @@ export interface RelayOptions {
 interface AgentLink {
   socket: WebSocket;
   hello?: AgentHello;
+  /** Commands passed to Jawad and not answered yet: if Jawad goes away, they are answered here. */
+  inFlight: Set<string | number>;
 }
 
 const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension):\/\//;
@@ -104,7 +106,11 @@ export class Relay {
       if (this.extension !== socket) return;
       this.extension = undefined;
       this.log('Jawad disconnected.');
-      for (const agent of this.agents.values()) sendTo(agent.socket, { type: 'status', extension: 'disconnected' });
+      for (const agent of this.agents.values()) {
+        sendTo(agent.socket, { type: 'status', extension: 'disconnected' });
+        for (const id of agent.inFlight) reply(agent.socket, id, 'NOT_CONNECTED', 'Jawad disconnected before answering (turned off, the kill switch, or the browser closed).');
+        agent.inFlight.clear();
+      }
     });
     for (const waiter of this.extensionWaiters.splice(0)) waiter();
     // Agents that said hello before (or while the extension was away) introduce themselves again.
@@ -113,7 +119,7 @@ export class Relay {
 
   private acceptAgent(socket: WebSocket): void {
     const client = `c-${randomUUID().slice(0, 8)}`;
-    const agent: AgentLink = { socket };
+    const agent: AgentLink = { socket, inFlight: new Set() };
     this.agents.set(client, agent);
     socket.on('message', (data) => this.fromAgent(client, agent, data));
     socket.on('close', () => {
@@ -143,6 +149,8 @@ export class Relay {
     if (!this.extensionConnected) {
       return reply(agent.socket, idOf(frame), 'NOT_CONNECTED', `Jawad is not connected to this bridge: turn the bridge on in Jawad (Bridge view or popup) with the URL ${this.url}.`);
     }
+    const id = idOf(frame);
+    if (id !== null) agent.inFlight.add(id);
     this.toExtension({ type: 'command', client, command: frame });
   }
 
@@ -158,7 +166,10 @@ export class Relay {
     if (frame.type === 'extension.hello') return this.log(`Jawad (${frame.browser}) said hello.`);
     const agent = this.agents.get(frame.client);
     if (!agent) return;
-    if (frame.type === 'response') sendTo(agent.socket, frame.response);
+    if (frame.type === 'response') {
+      if (!('pending' in frame.response) && frame.response.id !== null) agent.inFlight.delete(frame.response.id);
+      sendTo(agent.socket, frame.response);
+    }
     else if (frame.type === 'pairing') sendTo(agent.socket, { type: 'pairing', state: 'pending', message: 'Waiting for the user to approve this client in Jawad.' });
     else if (frame.type === 'paired') sendTo(agent.socket, { type: 'paired', ...(frame.token ? { token: frame.token } : {}) });
     else if (frame.type === 'refused') sendTo(agent.socket, { type: 'refused', reason: frame.reason });

@@ -46,6 +46,20 @@ describe('Relay', () => {
     agent.close();
   });
 
+  it('answers the commands Jawad still held when it disconnects', async () => {
+    const extension = await socket('chrome-extension://abcdefghijklmnop');
+    const agent = new BridgeAgent({ url: relay.url, name: 'coder' });
+    const hello = nextFrame(extension);
+    await agent.connect();
+    await hello;
+    const command = nextFrame(extension);
+    const answer = agent.command('click', { ref: 'e1' });
+    await command;
+    extension.close();
+    expect(await answer).toMatchObject({ id: 1, success: false, code: 'NOT_CONNECTED', error: expect.stringContaining('disconnected') });
+    agent.close();
+  });
+
   it('tells an agent clearly when Jawad is not connected, and answers pings', async () => {
     const agent = new BridgeAgent({ url: relay.url, name: 'coder' });
     await agent.connect();
