@@ -9,7 +9,7 @@ import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
 import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
-import { allowProviderOrigin, BROWSER, installBrowserHooks } from '../platform';
+import { allowProviderOrigin, BROWSER, installBrowserHooks, keepBackgroundAlive, onKeepAlive } from '../platform';
 import { groupTab } from '../platform/tab-groups';
 import { BridgeStore } from '../db/bridge-store';
 import { BridgeService } from './bridge/bridge-service';
@@ -79,6 +79,7 @@ const bridge: BridgeService = new BridgeService({
     },
   },
   browserName: BROWSER,
+  keepAlive: keepBackgroundAlive,
   broadcast: (event) => ports.broadcast(event),
 });
 
@@ -109,6 +110,7 @@ const ports = new SidebarPorts(
 
 installBrowserHooks();
 listenForPopupMenu();
+onKeepAlive(() => void ready.then(() => bridge.wake()));
 void ready.then(() => bridge.start());
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));

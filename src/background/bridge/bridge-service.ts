@@ -63,6 +63,8 @@ export interface BridgeDeps {
   connection: (handlers: { onState: (state: LinkState) => void; onOpen: () => void; onText: (text: string) => void }) => RelayConnection;
   tabs: BridgeTabs;
   browserName: string;
+  /** Keeps the background alive while the bridge is on (src/platform). */
+  keepAlive: (on: boolean) => void;
   broadcast: (event: BackgroundEvent) => void;
   now?: () => number;
 }
@@ -95,17 +97,26 @@ export class BridgeService {
   /** At background start: reconnect when the user left the bridge on. */
   async start(): Promise<void> {
     this.settings = await this.deps.store.settings();
+    this.deps.keepAlive(this.settings.enabled);
     if (this.settings.enabled) this.link.start(this.settings.url);
     this.changed();
   }
 
+  /** The keep-alive fired: reconnect if the bridge is on and the link is down (never drops a live one). */
+  async wake(): Promise<void> {
+    this.settings = await this.deps.store.settings();
+    if (this.settings.enabled && this.link.state.state !== 'connected' && this.link.state.state !== 'connecting') this.link.start(this.settings.url);
+  }
+
   async connect(): Promise<void> {
     this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), enabled: true });
+    this.deps.keepAlive(true);
     this.link.start(this.settings.url);
   }
 
   async disconnect(reason = 'Turned off.'): Promise<void> {
     this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), enabled: false });
+    this.deps.keepAlive(false);
     this.link.stop(reason);
   }
 

@@ -94,6 +94,7 @@ beforeEach(async () => {
     connection: (handlers) => new RelayConnection({ open: () => socket, ...handlers }),
     tabs: { active: async () => active, get: async (id) => tabs.get(id), group: async () => undefined },
     browserName: 'chromium',
+    keepAlive: () => undefined,
     broadcast: () => undefined,
   });
   await bridge.start();
