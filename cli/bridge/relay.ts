@@ -171,7 +171,11 @@ export class Relay {
       sendTo(agent.socket, frame.response);
     }
     else if (frame.type === 'pairing') sendTo(agent.socket, { type: 'pairing', state: 'pending', message: 'Waiting for the user to approve this client in Jawad.' });
-    else if (frame.type === 'paired') sendTo(agent.socket, { type: 'paired', ...(frame.token ? { token: frame.token } : {}) });
+    else if (frame.type === 'paired') {
+      // Kept so that a reconnecting Jawad (its background restarted) recognises the agent without a new pairing.
+      if (frame.token && agent.hello) agent.hello = { ...agent.hello, token: frame.token };
+      sendTo(agent.socket, { type: 'paired', ...(frame.token ? { token: frame.token } : {}) });
+    }
     else if (frame.type === 'refused') sendTo(agent.socket, { type: 'refused', reason: frame.reason });
   }
 

@@ -46,6 +46,22 @@ describe('Relay', () => {
     agent.close();
   });
 
+  it('introduces a paired agent again, with its token, when Jawad reconnects', async () => {
+    const first = await socket('chrome-extension://abcdefghijklmnop');
+    const agent = new BridgeAgent({ url: relay.url, name: 'coder' });
+    const hello = nextFrame(first);
+    await agent.connect();
+    const { client } = await hello;
+    first.send(JSON.stringify({ type: 'paired', client, token: 'f'.repeat(64), clientId: 'client-1' }));
+    await agent.whenPaired(2_000);
+    first.close();
+    // The relay introduces its agents as soon as Jawad connects: listen before the socket opens.
+    const again = new WebSocket(relay.url, { headers: { origin: 'chrome-extension://abcdefghijklmnop' } });
+    expect(await nextFrame(again)).toEqual({ type: 'client.hello', client, name: 'coder', code: agent.code, token: 'f'.repeat(64) });
+    again.close();
+    agent.close();
+  });
+
   it('answers the commands Jawad still held when it disconnects', async () => {
     const extension = await socket('chrome-extension://abcdefghijklmnop');
     const agent = new BridgeAgent({ url: relay.url, name: 'coder' });
