@@ -19,6 +19,7 @@ import { readToken, saveToken } from './token-file';
 
 const CHECK_EXTENSION_MS = 10_000;
 const CHECK_PAIRING_MS = 60_000;
+const LAUNCH_PAIRING_MS = 90_000;
 
 /** The MCP tool list: one tool per bridge command, its parameters as JSON Schema. */
 export function mcpTools() {
@@ -75,6 +76,8 @@ async function serveMcp(agent: BridgeAgent, options: McpOptions, output: Output)
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
     if (!isCommand(name)) return { isError: true, content: [{ type: 'text', text: `Unknown tool "${name}".` }] };
+    // With --launch the pairing is on its way (the launcher approves it): wait for it.
+    if (!agent.isPaired && options.launch) await agent.whenPaired(LAUNCH_PAIRING_MS).catch(() => undefined);
     if (!agent.isPaired) return { isError: true, content: [{ type: 'text', text: `NOT_PAIRED: approve "${options.name}" (code ${agent.code}) in Jawad's Bridge view or popup first.` }] };
     output.progress(`→ ${name} ${JSON.stringify(args)}`);
     return toCallResult(await agent.command(name, args));
