@@ -15,6 +15,7 @@ import { BridgeStore } from '../db/bridge-store';
 import { BridgeService } from './bridge/bridge-service';
 import { RelayConnection } from './bridge/connection';
 import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
+import type { TabOwnersState } from './bridge/tab-owners';
 import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
@@ -79,9 +80,16 @@ const bridge: BridgeService = new BridgeService({
     },
   },
   browserName: BROWSER,
+  ownersArea: {
+    get: async () => (await browser.storage.session.get(BRIDGE_OWNERS_KEY))[BRIDGE_OWNERS_KEY] as TabOwnersState | undefined,
+    set: (state) => browser.storage.session.set({ [BRIDGE_OWNERS_KEY]: state }),
+  },
   keepAlive: keepBackgroundAlive,
   broadcast: (event) => ports.broadcast(event),
 });
+
+/** Which client holds which tab: kept for the browser session, like session grants. */
+const BRIDGE_OWNERS_KEY = 'bridge.tabOwners';
 
 const ready = (async () => {
   await conversations.markInterrupted();

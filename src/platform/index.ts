@@ -28,12 +28,4 @@ export function openPanel(windowId: number): Promise<void> {
 
 export const PANEL_NAME = BROWSER === 'firefox' ? 'sidebar' : 'side panel';
 
-/** Keeps the background (and the bridge's WebSocket) alive while the bridge is on; see each browser's file. */
-export function keepBackgroundAlive(on: boolean): void {
-  if (BROWSER === 'firefox') firefox.keepAliveWhile(on);
-}
-
-/** Calls `wake` when the keep-alive fires (Firefox), so a page that was unloaded anyway reconnects. */
-export function onKeepAlive(wake: () => void): void {
-  if (BROWSER === 'firefox') firefox.onKeepAlive(wake);
-}
+export { keepBackgroundAlive, onKeepAlive } from './keep-alive';

@@ -40,22 +40,3 @@ export function installOriginRewrite(): void {
 export async function allowProviderOrigin(baseUrl: string | undefined): Promise<void> {
   providerOrigin = baseUrl ? new URL(baseUrl).origin : undefined;
 }
-
-const KEEP_ALIVE_ALARM = 'jawad-bridge-keep-alive';
-
-/**
- * Firefox unloads an idle event page after 30 s even with a WebSocket open (seen here): an
- * alarm every 24 s is an event, which keeps the page — and the bridge's connection — alive while
- * the bridge is on. Chrome needs none: WebSocket traffic (the heartbeat) keeps its worker up.
- */
-export function keepAliveWhile(on: boolean): void {
-  if (on) void browser.alarms.create(KEEP_ALIVE_ALARM, { periodInMinutes: 0.4 });
-  else void browser.alarms.clear(KEEP_ALIVE_ALARM);
-}
-
-/** Registered at the top level, so an alarm after an unload still wakes the page and reconnects. */
-export function onKeepAlive(wake: () => void): void {
-  browser.alarms.onAlarm.addListener((alarm) => {
-    if (alarm.name === KEEP_ALIVE_ALARM) wake();
-  });
-}

@@ -42,7 +42,8 @@ let windowId: number | undefined;
 const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
-  mustStayConnected: () => waiting.value,
+  // While the bridge is on, a paired client's prompt can come at any time: reconnect at once.
+  mustStayConnected: () => waiting.value || Boolean(state.value.bridge?.enabled),
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') {

@@ -189,6 +189,15 @@ for (const browserName of browsersUnderTest()) {
       expect(again).toMatchObject({ success: true });
     });
 
+    // Chromium only: Firefox's event page is kept alive while the bridge is on (the keep-alive alarm).
+    it.runIf(browserName === 'chromium')('a stopped background comes back, reconnects, and knows its client by token', async () => {
+      await jawad.stopBackground();
+      await expect
+        .poll(async () => (await first.command('get', { what: 'title' })).success, { timeout: 40_000, interval: 250 })
+        .toBe(true);
+      expect(await ui.eval((win) => win.document.querySelectorAll('[data-testid="pairing-request"]').length, null)).toBe(0);
+    });
+
     it('the kill switch disconnects and stops a command waiting on a prompt', async () => {
       const snapshot = await first.command('snapshot');
       const remove = refOf(snapshot.success && snapshot.data, 'button', 'Delete account');

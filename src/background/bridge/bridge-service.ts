@@ -24,7 +24,7 @@ import type { GatedTask, StepGate, TaskTab } from '../gate/step-gate';
 import type { ToolOutcome } from '../tools/registry';
 import { CommandError, parseFrameText, planCommand, type ToolCallPlan } from './commands';
 import type { LinkState, RelayConnection } from './connection';
-import { TabOwners } from './tab-owners';
+import { TabOwners, type TabOwnersState } from './tab-owners';
 
 const ACTIVITY_KEPT = 200;
 const STATUS_EVERY_MS = 100;
@@ -63,6 +63,8 @@ export interface BridgeDeps {
   connection: (handlers: { onState: (state: LinkState) => void; onOpen: () => void; onText: (text: string) => void }) => RelayConnection;
   tabs: BridgeTabs;
   browserName: string;
+  /** Where the tabs' owners outlive a stopped background (storage.session; a Map in tests). */
+  ownersArea: { get(): Promise<TabOwnersState | undefined>; set(state: TabOwnersState): Promise<void> };
   /** Keeps the background alive while the bridge is on (src/platform). */
   keepAlive: (on: boolean) => void;
   broadcast: (event: BackgroundEvent) => void;
@@ -74,7 +76,7 @@ export class BridgeService {
   private readonly pairing = new Map<string, PairingRequest>();
   private readonly prompts = new Map<string, { step: AgentStep; clientName: string }>();
   private readonly activity: ActivityEntry[] = [];
-  private readonly owners = new TabOwners();
+  private owners = new TabOwners();
   private readonly link: RelayConnection;
   private settings: BridgeConnectionSettings = { enabled: false, url: '' };
   private linkState: LinkState = { state: 'disconnected' };
@@ -96,6 +98,7 @@ export class BridgeService {
 
   /** At background start: reconnect when the user left the bridge on. */
   async start(): Promise<void> {
+    this.owners = new TabOwners(await this.deps.ownersArea.get().catch(() => undefined));
     this.settings = await this.deps.store.settings();
     this.deps.keepAlive(this.settings.enabled);
     if (this.settings.enabled) this.link.start(this.settings.url);
@@ -164,6 +167,7 @@ export class BridgeService {
       this.send({ type: 'refused', client: session.connection, reason: 'The user unpaired this client.' });
     }
     this.owners.release(clientId);
+    this.saveOwners();
     this.changed();
   }
 
@@ -334,7 +338,10 @@ export class BridgeService {
     for (const id of this.owners.candidates(principal)) {
       const tab = await this.deps.tabs.get(id);
       if (tab) known.set(id, tab);
-      else this.owners.tabClosed(id);
+      else {
+        this.owners.tabClosed(id);
+        this.saveOwners();
+      }
     }
     // The active tab is only the last resort: not asked for while the client has a tab of its own.
     const active = known.size > 0 ? undefined : await this.deps.tabs.active();
@@ -346,6 +353,7 @@ export class BridgeService {
 
   private afterStep(session: Session, principal: string, plan: ToolCallPlan, tab: TaskTab, outcome: { success: boolean; data?: unknown } | undefined): void {
     if (!outcome?.success) return;
+    if (['snapshot', 'close_tab', 'new_tab'].includes(plan.tool)) queueMicrotask(() => this.saveOwners());
     if (plan.tool === 'snapshot') this.owners.snapshotTaken(tab.id, principal);
     if (plan.tool === 'close_tab' && plan.namedTab !== undefined) this.owners.tabClosed(plan.namedTab);
     const opened = plan.tool === 'new_tab' ? (outcome.data as { id?: unknown } | undefined)?.id : undefined;
@@ -379,6 +387,10 @@ export class BridgeService {
     this.sessions.clear();
     this.pairing.clear();
     this.prompts.clear();
+  }
+
+  private saveOwners(): void {
+    void this.deps.ownersArea.set(this.owners.toJSON()).catch(() => undefined);
   }
 
   private respond(session: Session, response: AgentResponse): void {

@@ -3,10 +3,27 @@
  * the tab of its last snapshot, else the last tab it opened, else the active tab — never a tab
  * another client holds. Pure: the service tells it what exists.
  */
+/** What TabOwners keeps, as plain JSON (it outlives a stopped background in storage.session). */
+export interface TabOwnersState {
+  owners: Array<[number, string]>;
+  lastSnapshot: Array<[string, number]>;
+  opened: Array<[string, number[]]>;
+}
+
 export class TabOwners {
-  private readonly owners = new Map<number, string>();
-  private readonly lastSnapshot = new Map<string, number>();
-  private readonly opened = new Map<string, number[]>();
+  private readonly owners: Map<number, string>;
+  private readonly lastSnapshot: Map<string, number>;
+  private readonly opened: Map<string, number[]>;
+
+  constructor(state?: TabOwnersState) {
+    this.owners = new Map(state?.owners ?? []);
+    this.lastSnapshot = new Map(state?.lastSnapshot ?? []);
+    this.opened = new Map(state?.opened ?? []);
+  }
+
+  toJSON(): TabOwnersState {
+    return { owners: [...this.owners], lastSnapshot: [...this.lastSnapshot], opened: [...this.opened] };
+  }
 
   claim(tabId: number, principal: string): void {
     this.owners.set(tabId, principal);

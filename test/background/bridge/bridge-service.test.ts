@@ -94,6 +94,7 @@ beforeEach(async () => {
     connection: (handlers) => new RelayConnection({ open: () => socket, ...handlers }),
     tabs: { active: async () => active, get: async (id) => tabs.get(id), group: async () => undefined },
     browserName: 'chromium',
+    ownersArea: { get: async () => undefined, set: async () => undefined },
     keepAlive: () => undefined,
     broadcast: () => undefined,
   });

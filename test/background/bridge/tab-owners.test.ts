@@ -33,4 +33,14 @@ describe('TabOwners', () => {
     expect(owners.candidates('a')).toEqual([]);
     expect(owners.ownerOf(5)).toBeUndefined();
   });
+
+  it('survives a stopped background as plain JSON', () => {
+    const owners = new TabOwners();
+    owners.claim(5, 'a');
+    owners.snapshotTaken(2, 'b');
+    const revived = new TabOwners(JSON.parse(JSON.stringify(owners.toJSON())));
+    expect(revived.route('a', all, 1)).toBe(5);
+    expect(revived.route('b', all, 1)).toBe(2);
+    expect(revived.mayUse(5, 'b')).toBe(false);
+  });
 });
