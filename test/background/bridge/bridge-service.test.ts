@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BridgeService, MAX_QUEUED } from '../../../src/background/bridge/bridge-service';
-import { RelayConnection, type SocketLike } from '../../../src/background/bridge/connection';
+import { RelayConnection } from '../../../src/background/bridge/connection';
 import { PermissionBroker, USER } from '../../../src/background/gate/permission-broker';
 import { StepGate, type TaskTab } from '../../../src/background/gate/step-gate';
 import { ToolRegistry } from '../../../src/background/tools/registry';
@@ -10,28 +10,12 @@ import { BridgeStore } from '../../../src/db/bridge-store';
 import { JawadDatabase } from '../../../src/db/database';
 import { HarborStore } from '../../../src/db/harbor-store';
 import type { AgentResponse, AgentStep, BackgroundEvent, ExtensionFrame } from '../../../src/protocol';
+import { FakeSocket } from './fake-socket';
+
+const sentFrames = () => socket.sent.map((text) => JSON.parse(text) as ExtensionFrame);
 
 const PAGE: TaskTab = { id: 7, url: 'http://127.0.0.1:8080/form', windowId: 1 };
 const OTHER: TaskTab = { id: 8, url: 'http://127.0.0.1:8080/other', windowId: 1 };
-
-class FakeSocket implements SocketLike {
-  readyState = 1;
-  onopen: SocketLike['onopen'] = null;
-  onclose: SocketLike['onclose'] = null;
-  onerror: SocketLike['onerror'] = null;
-  onmessage: SocketLike['onmessage'] = null;
-  readonly sent: ExtensionFrame[] = [];
-  send(data: string): void {
-    this.sent.push(JSON.parse(data) as ExtensionFrame);
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  /** The relay sends a frame to the extension. */
-  deliver(frame: unknown): void {
-    this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
-  }
-}
 
 let db: JawadDatabase;
 let socket: FakeSocket;
@@ -52,7 +36,7 @@ function registry(): ToolRegistry {
 }
 
 const responses = (client: string) =>
-  socket.sent.flatMap((frame) => (frame.type === 'response' && frame.client === client ? [frame.response] : []));
+  sentFrames().flatMap((frame) => (frame.type === 'response' && frame.client === client ? [frame.response] : []));
 
 async function answerFor(client: string, id: string | number): Promise<AgentResponse> {
   await expect.poll(() => responses(client).find((response) => response.id === id && !('pending' in response))).toBeTruthy();
@@ -63,7 +47,7 @@ async function pair(client: string, name: string): Promise<string> {
   socket.deliver({ type: 'client.hello', client, name, code: 'ABCD12' });
   await expect.poll(async () => (await bridge.status()).pairing.map((request) => request.client)).toContain(client);
   await bridge.approvePairing(client);
-  const paired = socket.sent.find((frame) => frame.type === 'paired' && frame.client === client);
+  const paired = sentFrames().find((frame) => frame.type === 'paired' && frame.client === client);
   if (paired?.type !== 'paired') throw new Error('not paired');
   return paired.clientId;
 }
@@ -99,7 +83,7 @@ beforeEach(async () => {
     broadcast: () => undefined,
   });
   await bridge.start();
-  socket.onopen?.(new Event('open'));
+  socket.open();
 });
 afterEach(async () => {
   await db.delete();
@@ -107,7 +91,7 @@ afterEach(async () => {
 
 describe('BridgeService', () => {
   it('says hello to the relay and gives an unpaired client nothing', async () => {
-    expect(socket.sent[0]).toEqual({ type: 'extension.hello', browser: 'chromium' });
+    expect(sentFrames()[0]).toEqual({ type: 'extension.hello', browser: 'chromium' });
     socket.deliver({ type: 'client.hello', client: 'c1', name: 'stranger', code: 'ZZZZ99' });
     socket.deliver({ type: 'command', client: 'c1', command: { id: 1, type: 'snapshot' } });
     expect(await answerFor('c1', 1)).toMatchObject({ success: false, code: 'NOT_PAIRED' });
@@ -116,11 +100,11 @@ describe('BridgeService', () => {
 
   it('pairs with the user’s approval, then recognises the token without asking again', async () => {
     await pair('c1', 'coder');
-    const paired = socket.sent.find((frame) => frame.type === 'paired');
+    const paired = sentFrames().find((frame) => frame.type === 'paired');
     const token = paired?.type === 'paired' ? paired.token : undefined;
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     socket.deliver({ type: 'client.hello', client: 'c2', name: 'coder', code: 'ABCD12', token });
-    await expect.poll(() => socket.sent.some((frame) => frame.type === 'paired' && frame.client === 'c2')).toBe(true);
+    await expect.poll(() => sentFrames().some((frame) => frame.type === 'paired' && frame.client === 'c2')).toBe(true);
     expect((await bridge.status()).pairing).toEqual([]);
   });
 

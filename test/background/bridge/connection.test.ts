@@ -1,28 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, RelayConnection, type LinkState, type SocketLike } from '../../../src/background/bridge/connection';
-
-class FakeSocket implements SocketLike {
-  readyState = 0;
-  onopen: SocketLike['onopen'] = null;
-  onclose: SocketLike['onclose'] = null;
-  onerror: SocketLike['onerror'] = null;
-  onmessage: SocketLike['onmessage'] = null;
-  readonly sent: string[] = [];
-  send(data: string): void {
-    this.sent.push(data);
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  drop(): void {
-    this.readyState = 3;
-    this.onclose?.({ code: 1006, reason: '' } as CloseEvent);
-  }
-}
+import { backoffDelay, RelayConnection, type LinkState } from '../../../src/background/bridge/connection';
+import { FakeSocket } from './fake-socket';
 
 let sockets: FakeSocket[];
 let states: LinkState[];
