@@ -63,7 +63,9 @@ export class JawadDatabase extends Dexie {
     this.version(3).stores({
       usage: 'requestId, createdAt, conversationId, messageId, [provider+model]',
     });
-    this.version(4).stores({
+    // Versions 4 (providers, issue 11) and 5 (memories) are other branches'; Dexie only upgrades
+    // upwards, so the bridge's table comes after both.
+    this.version(6).stores({
       bridgeClients: 'id, tokenHash',
     });
   }
