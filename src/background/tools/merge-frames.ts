@@ -32,3 +32,21 @@ export function mergeFrameSnapshots(top: PageSnapshot, frames: ReadonlyMap<strin
   merged.text = lines.join('\n');
   return merged;
 }
+
+/**
+ * Which frame goes at which `[frame=<token>]` line, from what the parents said came from each
+ * <iframe>'s own window (`claimsByToken`) and which frame each claim was handed to. A token is
+ * placed only when exactly one claim of this snapshot came from its window, and a claim is used
+ * at most once: a page that re-posts claims gets its frames left out, never swapped.
+ */
+export function placeFrames(claimsByToken: ReadonlyMap<string, readonly string[]>, frameOfClaim: ReadonlyMap<string, number>): Map<string, number> {
+  const placed = new Map<string, number>();
+  const usedBy = new Map<string, string[]>();
+  for (const [token, claims] of claimsByToken) {
+    const ours = claims.filter((claim) => frameOfClaim.has(claim));
+    if (ours.length !== 1) continue;
+    usedBy.set(ours[0]!, [...(usedBy.get(ours[0]!) ?? []), token]);
+  }
+  for (const [claim, tokens] of usedBy) if (tokens.length === 1) placed.set(tokens[0]!, frameOfClaim.get(claim)!);
+  return placed;
+}
