@@ -28,11 +28,11 @@ export function secretKind(field: FieldHints): SecretAutocomplete | undefined {
   const declared = SECRET_AUTOCOMPLETE.find((token) => tokens.includes(token));
   if (declared) return declared;
   if ((field.type ?? '').toLowerCase() === 'password') return 'current-password';
-  // A numeric keypad on a field named like a card or a code: the common unlabelled card form.
-  if ((field.inputMode ?? '').toLowerCase() !== 'numeric') return undefined;
+  // The common card form without autocomplete: fields named like a card number or security code.
   const names = `${field.name ?? ''} ${field.id ?? ''}`;
   if (CARD_LIKE.test(names)) return /cvc|cvv|csc|security|card.?code/i.test(names) ? 'cc-csc' : 'cc-number';
-  return ONE_TIME_LIKE.test(names) ? 'one-time-code' : undefined;
+  // "code" and "pin" name many things: only on a numeric keypad do they mean a one-time code.
+  return (field.inputMode ?? '').toLowerCase() === 'numeric' && ONE_TIME_LIKE.test(names) ? 'one-time-code' : undefined;
 }
 
 /** A DESCRIBE answer names a secret field: the agent makes reading its value a step of its own. */

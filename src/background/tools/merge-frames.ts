@@ -5,7 +5,8 @@ const PLACEHOLDER = /\[frame=(t\d+)\]$/;
 /**
  * Splices each frame's outline into its parent's at the `[frame=<token>]` line the parent wrote
  * for it. Only frames reachable that way are included: a frame whose <iframe> is hidden has no
- * placeholder, so nothing inside it shows. `undefined` marks a frame that did not answer.
+ * placeholder, so nothing inside it shows. `undefined` marks a frame that did not answer; a token
+ * missing from `frames` is a frame whose place could not be confirmed (see placeFrames).
  */
 export function mergeFrameSnapshots(top: PageSnapshot, frames: ReadonlyMap<string, PageSnapshot | undefined>): PageSnapshot {
   const merged: PageSnapshot = { ...top, refs: [...top.refs], text: '' };
@@ -19,7 +20,9 @@ export function mergeFrameSnapshots(top: PageSnapshot, frames: ReadonlyMap<strin
       seen.add(token);
       const child = frames.get(token);
       if (!child) {
-        lines.push(`${indent}  - note: this frame did not answer (still loading, or the browser does not let extensions in)`);
+        lines.push(frames.has(token)
+          ? `${indent}  - note: this frame did not answer (still loading, or the browser does not let extensions in)`
+          : `${indent}  - note: this frame is left out: the page interfered with telling which frame it is`);
         continue;
       }
       merged.refs.push(...child.refs);

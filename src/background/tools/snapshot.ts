@@ -46,6 +46,8 @@ async function locateFrames(tab: TargetTab, requestId: string, walks: FrameWalk[
     pending = pending.filter((walk) => placeholders(walk).some((token) => (claimsByToken.get(token) ?? []).length === 0));
   }
   const byToken = new Map<string, PageSnapshot | undefined>();
+  // No claim at all: the frame never answered. Claims that do not add up leave the token out.
+  for (const walk of walks) for (const token of placeholders(walk)) if ((claimsByToken.get(token) ?? []).length === 0) byToken.set(token, undefined);
   for (const [token, frameId] of placeFrames(claimsByToken, frameOfClaim)) byToken.set(token, walks.find((walk) => walk.frameId === frameId)?.answer);
   return byToken;
 }
