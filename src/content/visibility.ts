@@ -244,6 +244,17 @@ export function scaleOf(element: Element, rect: DOMRect): number {
   return Math.sqrt((rect.width * rect.height) / (box.offsetWidth * box.offsetHeight));
 }
 
+/**
+ * Whether what the element contains is drawn where it can be seen: inside the clip its own
+ * overflow leaves (`contentClip`) and not pushed out of the page (text-indent: -9999px).
+ */
+export function contentShows(element: Element, contentClip: Clip | undefined, view: Window | null): boolean {
+  const range = element.ownerDocument.createRange();
+  range.selectNodeContents(element);
+  const rect = range.getBoundingClientRect();
+  return !isPushedOffPage(rect, view) && visibleIn(rect, contentClip);
+}
+
 // ---- The rule, applied to a whole subtree (reader, `get`, product facts) ------------------------
 
 /** Tags whose content is never shown as text. */

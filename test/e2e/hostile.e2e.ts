@@ -74,6 +74,7 @@ const PAGES: HostilePage[] = [
   { file: 'hidden-comment.html', baits: [] },
   { file: 'hidden-clipped.html', baits: [] },
   { file: 'hidden-scaled.html', baits: [] },
+  { file: 'hidden-everything.html', baits: [] },
   { file: 'hidden-get.html', baits: [], reads: ['get', 'get', 'get'] },
   { file: 'metadata-canaries.html', baits: [] },
   { file: 'secret-fields.html', baits: [], reads: ['get', 'get'] },

@@ -10,7 +10,7 @@ import { accessibleName } from './name';
 import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
 import { secretOf } from '../secret';
-import { BackgroundFinder, type Clip, clipFor, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn } from '../visibility';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -275,7 +275,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const pointer = shown && style.cursor === 'pointer';
   const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
-  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect));
+  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect)) && contentShows(element, clipFor(style, rect, clip), view);
   if (acts) emitRef(walk, element, role, rect);
   else if (shown && role === 'heading') {
     if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
