@@ -166,7 +166,8 @@ function vetted(facts: Facts, page: () => ShownFacts): Facts {
 
 export function extractProduct(doc: Document, tree: VisibleTree | undefined): Product | null {
   let shown: ShownFacts | undefined;
-  const page = () => (shown ??= shownFacts(tree ? visibleText(tree) : ''));
+  // The title shows too, in the tab strip (cut as everywhere else).
+  const page = () => (shown ??= shownFacts(`${clipText(doc.title, CAPS.title)}\n${tree ? visibleText(tree) : ''}`));
   const sources: Array<[Product['sources'][number], Facts]> = [
     ['json-ld', vetted(fromJsonLd(doc), page)],
     ['microdata', vetted(fromMicrodata(doc, tree), page)],

@@ -261,10 +261,11 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const style = getComputedStyle(element);
   if (isPushedOffPage(rect, view) && style.position !== 'static') return [];
   const { insideControl, parentPointer } = inherited;
-  const own = paintClip(style, rect);
-  const paint = own ? intersect(inherited.paint, own) : inherited.paint;
   const overflowClip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
-  const clip = paint ? intersect(overflowClip, paint) : overflowClip;
+  const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
+  const own = paintClip(style, rect);
+  const clip = own ? intersect(around, own) : around;
+  const paint = own ? intersect(inherited.paint, own) : inherited.paint;
   const role = roleOf(element);
   const shown = isShown(painted, rect, view, clip);
   if (FRAMES.has(element.localName)) {
@@ -273,7 +274,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   }
   if (shown && OUT_OF_FLOW.has(style.position)) walk.overlays.push(rect);
   const pointer = shown && style.cursor === 'pointer';
-  const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
+  const acts = (shown || (isStyledChoice(element) && labelShown(element, around))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect)) && contentShows(element, clipFor(style, rect, clip), view);
   if (acts) emitRef(walk, element, role, rect);
