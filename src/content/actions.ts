@@ -228,6 +228,15 @@ function watchLeaving(): () => boolean {
 
 const leavingMark = (leaving: boolean) => (leaving ? { navigates: true } : {});
 
+/** What an action read back is the page's to choose: a value, or a result too long for a prompt, is cut. */
+export function capOutcome(outcome: ActionOutcome): ActionOutcome {
+  const capped = { ...outcome, target: clipText(outcome.target, CAPS.title) };
+  if (capped.value !== undefined) capped.value = clipText(capped.value, CAPS.read);
+  if (typeof capped.result === 'string') capped.result = clipText(capped.result, CAPS.read);
+  else if (capped.result !== undefined && (JSON.stringify(capped.result)?.length ?? 0) > CAPS.read) capped.result = clipText(JSON.stringify(capped.result), CAPS.read);
+  return capped;
+}
+
 export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   const { element, label, isPage } = resolved;

@@ -6,7 +6,7 @@
 import { toErrorPayload } from '../protocol/errors';
 import { type ContentReply, FRAME_CLAIM_PATTERN } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
-import { act } from './actions';
+import { act, capOutcome } from './actions';
 import { describeTarget } from './describe';
 import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
@@ -74,7 +74,7 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
     if (request.type === 'ACT') {
       const { action, target, value, options } = request.payload;
       clearHighlightsEverywhere();
-      return { ok: true, data: await act(action, target, value, options, (agent.refs ??= new RefRegistry())) };
+      return { ok: true, data: capOutcome(await act(action, target, value, options, (agent.refs ??= new RefRegistry()))) };
     }
     if (request.type === 'DESCRIBE') {
       return { ok: true, data: describeTarget(request.payload.target, (agent.refs ??= new RefRegistry())) };

@@ -283,6 +283,10 @@ export class VisibleTree {
   constructor(readonly root: Element) {
     this.view = root.ownerDocument.defaultView;
     this.range = root.ownerDocument.createRange();
+    if (this.insideMarkedHidden(root)) {
+      this.hidden.add(root);
+      return;
+    }
     const stack: ScanItem[] = [{ element: root, ...this.ancestorClips(root) }];
     while (stack.length > 0) {
       const children = this.visit(stack.pop()!);
@@ -312,6 +316,12 @@ export class VisibleTree {
   /** Laid out as a block (its text starts on a line of its own). */
   isBlock(element: Element): boolean {
     return this.blocks.has(element);
+  }
+
+  /** A subtree read on its own (`get` on one element) is still hidden under an aria-hidden ancestor. */
+  private insideMarkedHidden(root: Element): boolean {
+    for (let current = root.parentElement; current; current = current.parentElement) if (isMarkedHidden(current)) return true;
+    return false;
   }
 
   /** The clips the root's own ancestors impose: a subtree is judged where it sits in the page. */

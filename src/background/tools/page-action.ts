@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
@@ -48,7 +48,7 @@ function watchNavigation(tabId: number) {
         if (!begun(first)) return undefined;
         // A page that never finishes (a hung frame) must not hold the step: the new page is there.
         const loaded = await pollTab(tabId, (tab) => tab.status !== 'loading', NAVIGATION_LOAD_MS, signal, first);
-        return loaded.url;
+        return loaded.url === undefined ? undefined : clipText(loaded.url, CAPS.url);
       } finally {
         browser.tabs.onUpdated.removeListener(onUpdated);
       }
