@@ -222,6 +222,16 @@ export function filterOpacity(filter: string): number {
 /** Below this, a filter's opacity shows nothing a person can make out. */
 const INVISIBLE_FILTER_OPACITY = 0.05;
 
+/** The element's painting may clip it (a filter, `clip-path`, or `clip` on a positioned box). */
+function paints(style: CSSStyleDeclaration): boolean {
+  return style.filter !== 'none' || style.clipPath !== 'none' || (style.clip !== 'auto' && style.clip !== '' && style.position !== 'static');
+}
+
+/** Its overflow is not simply visible: it may clip what it contains. */
+function overflows(style: CSSStyleDeclaration): boolean {
+  return style.overflowX !== 'visible' || style.overflowY !== 'visible';
+}
+
 /**
  * The area the element's own painting clips itself and its descendants to (CSS `clip` on a
  * positioned box, `clip-path`; a filter that makes it transparent leaves none), or undefined.
@@ -332,15 +342,15 @@ export class VisibleTree {
     let paint: Clip | undefined;
     for (const ancestor of chain) {
       const style = getComputedStyle(ancestor);
-      const rect = ancestor.getBoundingClientRect();
+      const rect = () => ancestor.getBoundingClientRect();
       ({ clip, paint } = this.clipsOf(style, rect, clip, paint));
-      clip = clipFor(style, rect, clip);
+      if (overflows(style)) clip = clipFor(style, rect(), clip);
     }
     return { clip, paint };
   }
 
-  private clipsOf(style: CSSStyleDeclaration, rect: DOMRect, clip: Clip | undefined, paint: Clip | undefined): { clip: Clip | undefined; paint: Clip | undefined } {
-    const own = paintClip(style, rect);
+  private clipsOf(style: CSSStyleDeclaration, rect: () => DOMRect, clip: Clip | undefined, paint: Clip | undefined): { clip: Clip | undefined; paint: Clip | undefined } {
+    const own = paints(style) ? paintClip(style, rect()) : undefined;
     const nextPaint = own ? intersect(paint, own) : paint;
     const overflow = style.position === 'fixed' ? undefined : clip;
     return { clip: nextPaint ? intersect(overflow, nextPaint) : overflow, paint: nextPaint };
@@ -351,33 +361,41 @@ export class VisibleTree {
     return [];
   }
 
+  /**
+   * Judges one element. Boxes are measured only where a rule needs them (positioned, clipping or
+   * clipped elements, and elements with text of their own): on a page nested thousands deep each
+   * measurement costs a walk up the tree.
+   */
   private visit({ element, clip: inherited, paint: inheritedPaint }: ScanItem): ScanItem[] {
     if (NEVER_SHOWN.has(element.localName) || isMarkedHidden(element)) return this.hide(element);
     const children = Array.from(element.children);
-    if (!element.checkVisibility()) {
+    const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    if (!painted && !element.checkVisibility()) {
       // display: contents (framework wrappers) has no box of its own, but its children do.
       if (getComputedStyle(element).display !== 'contents') return this.hide(element);
-      this.judgeText(element, true, inherited);
+      this.judgeText(element, () => true, inherited);
       return children.map((child) => ({ element: child, clip: inherited, paint: inheritedPaint }));
     }
     const style = getComputedStyle(element);
-    const rect = element.getBoundingClientRect();
-    if (isPushedOffPage(rect, this.view) && style.position !== 'static') return this.hide(element);
+    let box: DOMRect | undefined;
+    const rect = () => (box ??= element.getBoundingClientRect());
+    if (style.position !== 'static' && isPushedOffPage(rect(), this.view)) return this.hide(element);
     const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint);
     if (isEmptyClip(clip)) return this.hide(element);
-    const content = clipFor(style, rect, clip);
+    const content = overflows(style) ? clipFor(style, rect(), clip) : clip;
     if (isEmptyClip(content)) return this.hide(element);
     if (!style.display.startsWith('inline')) this.blocks.add(element);
-    const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    this.judgeText(element, painted && !hasInvisibleInk(style, this.backgrounds.of(element), scaleOf(element, rect)), content);
+    this.judgeText(element, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element), scaleOf(element, rect())), content);
     return children.map((child) => ({ element: child, clip: content, paint }));
   }
 
   /** Mutes the element's own text nodes that cannot be read, or that lie outside what the clips leave. */
-  private judgeText(element: Element, readable: boolean, clip: Clip | undefined): void {
+  private judgeText(element: Element, readable: () => boolean, clip: Clip | undefined): void {
+    let legible: boolean | undefined;
     for (let node = element.firstChild; node; node = node.nextSibling) {
       if (node.nodeType !== Node.TEXT_NODE || !/\S/.test((node as Text).data)) continue;
-      if (!readable || !this.textShows(node as Text, clip)) this.mutedText.add(node as Text);
+      legible ??= readable();
+      if (!legible || !this.textShows(node as Text, clip)) this.mutedText.add(node as Text);
     }
   }
 
