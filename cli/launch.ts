@@ -25,6 +25,14 @@ export function browsersUnderTest(): BrowserName[] {
   return (['chromium', 'firefox'] as const).filter((name) => wanted.includes(name));
 }
 
+/**
+ * Chromium's sandbox cannot start as root, so root (containers, CI) gets --no-sandbox; every other
+ * user keeps the sandbox. Where there are no uids (Windows) process.getuid is undefined: no flag.
+ */
+export function sandboxFlags(uid: number | undefined = process.getuid?.()): string[] {
+  return uid === 0 ? ['--no-sandbox'] : [];
+}
+
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A window plus the page globals a test function may touch. */
@@ -202,7 +210,7 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     userDataDir: options.profileDir ?? newProfileDir(),
     defaultViewport: { width: 1280, height: 800 },
     args: [
-      ...(options.headed ? [] : ['--headless=new']), '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      ...(options.headed ? [] : ['--headless=new']), ...sandboxFlags(), '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-quic',
       `--load-extension=${dist}`, `--disable-extensions-except=${dist}`,
       ...(options.chromiumArgs ?? []),
