@@ -24,7 +24,7 @@ describe('the E2E cut-off', () => {
   it('cuts a browser off once its tests and launches have used its time budget', () => {
     expect(tests([true, true], 4_000).cut).toBeUndefined();
     expect(afterLaunch(tests([true, true], 4_000), undefined, 1_999, limits).cut).toBeUndefined();
-    expect(afterLaunch(tests([true, true], 4_000), undefined, 2_000, limits).cut).toMatch(/time budget of 0.2 min/);
+    expect(afterLaunch(tests([true, true], 4_000), undefined, 2_000, limits).cut).toMatch(/time budget of 0.17 min/);
     expect(tests([true, true, true], 4_000).cut).toMatch(/used its time budget/);
   });
 

@@ -74,7 +74,7 @@ export function afterLaunch(record: BrowserRecord, error: string | undefined, ms
 
 function withinBudget(record: BrowserRecord, limits: CutOffLimits): BrowserRecord {
   if (record.usedMs < limits.budgetMs) return record;
-  return { ...record, cut: `it used its time budget of ${Number((limits.budgetMs / 60_000).toFixed(1))} min (JAWAD_E2E_BROWSER_BUDGET_MIN)` };
+  return { ...record, cut: `it used its time budget of ${Number((limits.budgetMs / 60_000).toFixed(2))} min (JAWAD_E2E_BROWSER_BUDGET_MIN)` };
 }
 
 /** The failure a cut-off test reports instead of running. */
