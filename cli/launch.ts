@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
+import type { Browser as ExtensionApi } from 'webextension-polyfill';
 
 export type BrowserName = 'chromium' | 'firefox';
 
@@ -107,6 +108,8 @@ export interface JawadBrowser {
   browser: Browser;
   /** The extension's base URL, ending in '/'. */
   baseUrl: string;
+  /** The id other extensions and web pages would address it by (runtime.sendMessage(id, …)). */
+  extensionId: string;
   /** The welcome page tab: an extension page the tests use as a foothold. */
   host: Page;
   sidebar: Sidebar;
@@ -179,6 +182,24 @@ async function openTab(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
+interface WorkerVersion {
+  versionId: string;
+  runningStatus: string;
+  scriptURL: string;
+}
+
+/** Set on a running Firefox background page's window, to see it go. */
+const BACKGROUND_MARK = '__jawadStopMark';
+
+/** Polls `condition` until it holds; throws `failure` after `timeoutMs`. */
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, failure: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(failure);
+    await sleep(50);
+  }
+}
+
 async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
@@ -216,7 +237,8 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
       ...(options.chromiumArgs ?? []),
     ],
   });
-  const baseUrl = `chrome-extension://${unpackedExtensionId(dist)}/`;
+  const extensionId = unpackedExtensionId(dist);
+  const baseUrl = `chrome-extension://${extensionId}/`;
   const welcomeUrl = `${baseUrl}src/welcome/index.html`;
   // A fresh profile gets the welcome tab from onInstalled; a reused one does not, and a tab that
   // puppeteer navigates to an extension page loses its target when Chromium swaps its process.
@@ -239,23 +261,28 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     name: 'chromium',
     browser,
     baseUrl,
+    extensionId,
     host,
     sidebar,
     openTab: (url) => openTab(browser, url),
     async stopBackground() {
       cdp ??= await host.createCDPSession();
-      const versions = new Map<string, { versionId: string; runningStatus: string; scriptURL: string }>();
-      const onUpdate = (event: { versions: Array<{ versionId: string; runningStatus: string; scriptURL: string }> }) => {
+      const versions = new Map<string, WorkerVersion>();
+      const onUpdate = (event: { versions: WorkerVersion[] }) => {
         for (const version of event.versions) versions.set(version.versionId, version);
       };
+      const ours = (status: string) => [...versions.values()].filter((v) => v.runningStatus === status && v.scriptURL.startsWith(baseUrl));
       cdp.on('ServiceWorker.workerVersionUpdated', onUpdate);
-      await cdp.send('ServiceWorker.enable');
-      await sleep(200);
-      cdp.off('ServiceWorker.workerVersionUpdated', onUpdate);
-      const running = [...versions.values()].filter((v) => v.runningStatus === 'running' && v.scriptURL.startsWith(baseUrl));
-      if (running.length === 0) throw new Error('No running Jawad service worker to stop');
-      for (const version of running) await cdp.send('ServiceWorker.stopWorker', { versionId: version.versionId });
-      await cdp.send('ServiceWorker.disable');
+      try {
+        await cdp.send('ServiceWorker.enable');
+        await until(() => ours('running').length > 0, 5_000, 'No running Jawad service worker to stop');
+        const running = ours('running').map((version) => version.versionId);
+        for (const versionId of running) await cdp.send('ServiceWorker.stopWorker', { versionId });
+        await until(() => running.every((id) => versions.get(id)?.runningStatus === 'stopped'), 10_000, 'Chromium did not stop the Jawad service worker');
+      } finally {
+        cdp.off('ServiceWorker.workerVersionUpdated', onUpdate);
+        await cdp.send('ServiceWorker.disable');
+      }
     },
     close: () => browser.close(),
   };
@@ -295,13 +322,29 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
     name: 'firefox',
     browser,
     baseUrl,
+    extensionId: GECKO_ID,
     host,
     sidebar,
     openTab: (url) => openTab(browser, url),
     async stopBackground() {
-      // Firefox has no remote command to stop an event page; the idle timeout does it for real.
-      if (!options.firefoxIdleTimeoutMs) throw new Error('Launch Firefox with firefoxIdleTimeoutMs to stop its background');
-      await sleep(options.firefoxIdleTimeoutMs + 1500);
+      // Firefox has no remote command to stop an event page; the idle timeout does it for real. A
+      // mark left in the running background's window tells when that window is gone: once the
+      // background page is absent, or a fresh one without the mark, the old one was unloaded.
+      const idleMs = options.firefoxIdleTimeoutMs;
+      if (!idleMs) throw new Error('Launch Firefox with firefoxIdleTimeoutMs to stop its background');
+      const marked = await retry(() => host.evaluate((mark) => {
+        const api = (globalThis as unknown as { browser: ExtensionApi }).browser;
+        const background = api.extension.getBackgroundPage() as (Window & { [key: string]: unknown }) | null;
+        if (background) background[mark] = true;
+        return Boolean(background);
+      }, BACKGROUND_MARK));
+      if (!marked) throw new Error('No running Jawad background page to stop');
+      const markGone = () =>
+        retry(() => host.evaluate((mark) => {
+          const api = (globalThis as unknown as { browser: ExtensionApi }).browser;
+          return !(api.extension.getBackgroundPage() as (Window & { [key: string]: unknown }) | null)?.[mark];
+        }, BACKGROUND_MARK));
+      await until(markGone, idleMs + 15_000, `Firefox did not unload Jawad's idle background within ${idleMs + 15_000} ms`);
     },
     close: () => browser.close(),
   };

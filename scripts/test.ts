@@ -81,7 +81,7 @@ async function vitest(label: string, config: string, reportFile: string, limitMs
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
   if (counts.notRun) console.error(`✖ ${label}: ${counts.notRun} tests did not run because a hook before them failed; counted as failed`);
-  for (const cut of cutOffsOf(report)) console.error(`✖ ${label}: ${cut.tests} tests counted as failed without running. ${cut.reason}.`);
+  for (const cut of cutOffsOf(report)) console.error(`✖ ${label}: ${cut.tests} tests counted as failed without running. ${cut.reason}`);
   return ok;
 }
 

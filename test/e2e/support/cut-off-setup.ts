@@ -41,8 +41,9 @@ function failedSuites(node: SuiteNode): SuiteNode[] {
   return [...own, ...children.flatMap(failedSuites)];
 }
 
-afterAll((file) => {
-  for (const suite of failedSuites(file as unknown as SuiteNode)) {
+// vitest hands hooks its fixtures first (an object pattern is required there) and the suite second.
+afterAll(({}, file) => {
+  for (const suite of failedSuites(file as SuiteNode)) {
     const browser = browserOf(namesOf(suite));
     if (browser) account(browser, (record, ms) => afterTest(record, false, ms, limitsFrom(process.env), `${suite.name} (its setup failed)`));
   }
