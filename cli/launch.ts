@@ -268,17 +268,25 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     async stopBackground() {
       cdp ??= await host.createCDPSession();
       const versions = new Map<string, WorkerVersion>();
+      // The sidebar may wake a stopped worker at once, under the same version id: a 'stopped'
+      // report after our command is what tells the stop happened, not the latest status.
+      const stoppedAfterCommand = new Set<string>();
+      let commanded = false;
       const onUpdate = (event: { versions: WorkerVersion[] }) => {
-        for (const version of event.versions) versions.set(version.versionId, version);
+        for (const version of event.versions) {
+          versions.set(version.versionId, version);
+          if (commanded && version.runningStatus === 'stopped') stoppedAfterCommand.add(version.versionId);
+        }
       };
-      const ours = (status: string) => [...versions.values()].filter((v) => v.runningStatus === status && v.scriptURL.startsWith(baseUrl));
+      const running = () => [...versions.values()].filter((v) => v.runningStatus === 'running' && v.scriptURL.startsWith(baseUrl)).map((v) => v.versionId);
       cdp.on('ServiceWorker.workerVersionUpdated', onUpdate);
       try {
         await cdp.send('ServiceWorker.enable');
-        await until(() => ours('running').length > 0, 5_000, 'No running Jawad service worker to stop');
-        const running = ours('running').map((version) => version.versionId);
-        for (const versionId of running) await cdp.send('ServiceWorker.stopWorker', { versionId });
-        await until(() => running.every((id) => versions.get(id)?.runningStatus === 'stopped'), 10_000, 'Chromium did not stop the Jawad service worker');
+        await until(() => running().length > 0, 5_000, 'No running Jawad service worker to stop');
+        const stopping = running();
+        commanded = true;
+        for (const versionId of stopping) await cdp.send('ServiceWorker.stopWorker', { versionId });
+        await until(() => stopping.every((id) => stoppedAfterCommand.has(id)), 10_000, 'Chromium did not stop the Jawad service worker');
       } finally {
         cdp.off('ServiceWorker.workerVersionUpdated', onUpdate);
         await cdp.send('ServiceWorker.disable');
