@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  *
  * Bounded worst case: every test has a timeout (testTimeout, or its own of at most 90 s), every
  * hook hookTimeout, and a browser's suite is cut off after failing tests or launches in a row or
- * after its time budget (test/support/cut-off.ts): a broken run ends in well under an hour.
+ * after its time budget (test/support/cut-off.ts): two browsers' budgets plus one test each in
+ * flight, under an hour; npm test stops the run at JAWAD_E2E_LIMIT_MIN (65) whatever happens.
  */
 export default defineConfig({
   test: {

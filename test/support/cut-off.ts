@@ -22,7 +22,7 @@ export interface BrowserRecord {
   cut?: string;
 }
 
-export const DEFAULT_LIMITS: CutOffLimits = { failuresInARow: 5, launchFailuresInARow: 2, budgetMs: 20 * 60_000 };
+export const DEFAULT_LIMITS: CutOffLimits = { failuresInARow: 5, launchFailuresInARow: 2, budgetMs: 25 * 60_000 };
 
 export const FRESH_RECORD: BrowserRecord = { failuresInARow: 0, launchFailuresInARow: 0, usedMs: 0 };
 
