@@ -76,7 +76,7 @@ export function parseKeys(keys: string): { key: string; modifiers: Modifiers } {
   };
 }
 
-function deepActiveElement(): Element | null {
+export function deepActiveElement(): Element | null {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   return active;

@@ -7,7 +7,7 @@ import { toErrorPayload } from '../protocol/errors';
 import { type ContentReply, FRAME_CLAIM_PATTERN } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { act, capOutcome } from './actions';
-import { describeTarget } from './describe';
+import { checkBinding, describeTarget } from './describe';
 import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
@@ -26,6 +26,11 @@ interface Agent {
   frameTokens: Map<string, Element>;
   /** The claims child frames posted: which window (the browser says, the page cannot forge it) sent which claim. */
   claims: Array<{ source: MessageEventSource; claim: string }>;
+  /**
+   * This document's id. The isolated world (and so this agent) is new on every page load, so a
+   * new id means a new document: what approvals and snapshot refs are bound to.
+   */
+  documentId: string;
 }
 const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
@@ -68,16 +73,19 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
       agent.refs ??= new RefRegistry(request.payload.framePrefix);
       const { claim, ...options } = request.payload;
       if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
-      return { ok: true, data: takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) }) };
+      const snapshot = takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) });
+      return { ok: true, data: { ...snapshot, documents: { [options.framePrefix]: agent.documentId } } };
     }
     if (request.type === 'FRAME_CLAIMS') return { ok: true, data: { claims: claimsFor(agent, request.payload.tokens) } };
     if (request.type === 'ACT') {
-      const { action, target, value, options } = request.payload;
+      const { action, target, value, options, expect } = request.payload;
+      const refs = (agent.refs ??= new RefRegistry());
+      if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
       clearHighlightsEverywhere();
-      return { ok: true, data: capOutcome(await act(action, target, value, options, (agent.refs ??= new RefRegistry()))) };
+      return { ok: true, data: capOutcome(await act(action, target, value, options, refs)) };
     }
     if (request.type === 'DESCRIBE') {
-      return { ok: true, data: describeTarget(request.payload.target, (agent.refs ??= new RefRegistry())) };
+      return { ok: true, data: describeTarget(request.payload, (agent.refs ??= new RefRegistry()), agent.documentId) };
     }
     if (request.type === 'HIGHLIGHT') return { ok: true, data: answerHighlight(request.payload, (agent.refs ??= new RefRegistry())) };
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
@@ -87,7 +95,7 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
 }
 
 if (!scope[PAGE_AGENT_INSTALLED]) {
-  const agent: Agent = { refs: undefined, frameTokens: new Map(), claims: [] };
+  const agent: Agent = { refs: undefined, frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
   scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
     const claim = (event.data as Record<string, unknown> | null)?.[CLAIM_KEY];

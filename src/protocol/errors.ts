@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'PAGE_UNREADABLE',
   'CANCELLED',
   'NOT_FOUND',
+  /** The element an approved step was bound to is not what it was when the step was judged. */
+  'TARGET_CHANGED',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

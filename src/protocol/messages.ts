@@ -255,6 +255,11 @@ export const PageSnapshot = z.object({
   elementCount: z.int(),
   /** True when the time or size budget ran out before the walk finished. */
   partial: z.boolean(),
+  /**
+   * The document each frame's refs belong to (frame prefix → document id; '' is the page). Refs
+   * restart at e1 on every page, so a ref means something only together with its document.
+   */
+  documents: z.optional(z.record(z.string(), z.string())),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
@@ -281,6 +286,18 @@ export function targetOf(params: { ref?: unknown; selector?: unknown }): Target 
   if (typeof params.ref === 'string' && params.ref) return { ref: params.ref };
   return typeof params.selector === 'string' && params.selector ? { selector: params.selector } : {};
 }
+
+/**
+ * What a step was judged (and approved) on, fixed at judging time and checked again in the page
+ * just before the action runs: the document, and the target's identity as the user saw it.
+ */
+export const Binding = z.object({
+  documentId: z.string().check(z.maxLength(100)),
+  role: z.optional(z.string().check(z.maxLength(100))),
+  name: z.optional(z.string().check(z.maxLength(1_000))),
+  url: z.optional(z.string().check(z.maxLength(10_000))),
+});
+export type Binding = z.infer<typeof Binding>;
 
 /** seed 004's commands, minus snapshot (its own request). */
 /** Extra choices of get, is and scroll. */
@@ -323,8 +340,18 @@ export const ContentRequest = z.discriminatedUnion('type', [
   })),
   /** For each `[frame=<token>]` this frame's snapshot wrote: the claims that came from that <iframe>'s own window. */
   message('FRAME_CLAIMS', z.object({ tokens: z.array(z.string().check(z.regex(/^t\d+$/))).check(z.maxLength(1_000)) })),
-  /** What an action's target is (role, name, whether it submits a form), for Harbor's prompt. */
-  message('DESCRIBE', z.object({ target: Target })),
+  /**
+   * What an action's target is (role, name, whether it submits a form), and what the action would
+   * do to it (`action` + `value`: would these keys submit, this text break a line in a form field,
+   * where this link leads), judged where it would happen — for Harbor, before anything is done.
+   */
+  message('DESCRIBE', z.object({
+    target: Target,
+    action: z.optional(z.enum(ACTIONS)),
+    value: z.optional(z.string().check(z.maxLength(100_000))),
+    /** The document the caller's refs came from: another one means the refs are stale. */
+    expectDocument: z.optional(z.string().check(z.maxLength(100))),
+  })),
   /** Outlines the given refs on the page (all of the last snapshot's when none), or removes the outlines. */
   message('HIGHLIGHT', z.object({
     refs: z._default(z.array(z.string().check(z.regex(REF_PATTERN))).check(z.maxLength(5_000)), []),
@@ -336,6 +363,8 @@ export const ContentRequest = z.discriminatedUnion('type', [
     /** fill/type: text · press: keys such as "Enter" or "Control+a" · select: option value or text. */
     value: z.optional(z.string().check(z.maxLength(100_000))),
     options: z._default(ActOptions, {}),
+    /** What the step was judged on: the action does not run if the page or the element changed since. */
+    expect: z.optional(Binding),
   })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
@@ -343,6 +372,19 @@ export type ContentRequest = z.infer<typeof ContentRequest>;
 /** FRAME_CLAIMS' answer: token → the distinct claims its <iframe>'s window posted. */
 export const FrameClaims = z.object({ claims: z.record(z.string(), z.array(z.string().check(z.regex(FRAME_CLAIM_PATTERN))).check(z.maxLength(50))) });
 export type FrameClaims = z.infer<typeof FrameClaims>;
+
+/** What an action would do to its target, found in the page before doing it. */
+export const StepEffect = z.object({
+  /** It would activate something: click a button or link, toggle, or press Enter/Space on it. */
+  activates: z.boolean(),
+  /** It would (or may) submit a form or send what was typed. */
+  submits: z.boolean(),
+  /** Why, in words for the user ("Enter in a form field submits the form"). */
+  because: z.optional(z.string().check(z.maxLength(300))),
+  /** Where the browser would go: a link's destination or the form's action. */
+  destination: z.optional(z.string()),
+});
+export type StepEffect = z.infer<typeof StepEffect>;
 
 /** DESCRIBE's answer. */
 export const TargetDescription = z.object({
@@ -363,6 +405,10 @@ export const TargetDescription = z.object({
   autocomplete: z.optional(z.string().check(z.maxLength(100))),
   /** The document the element is in: a frame's own address, which may be another site. */
   documentUrl: z.optional(z.string()),
+  /** That document's id (new on every page load): what an approval is bound to. */
+  documentId: z.optional(z.string()),
+  /** What the described action would do, as the page sees it (DESCRIBE with an action). */
+  effect: z.optional(StepEffect),
 });
 export type TargetDescription = z.infer<typeof TargetDescription>;
 

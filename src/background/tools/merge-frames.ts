@@ -9,7 +9,7 @@ const PLACEHOLDER = /\[frame=(t\d+)\]$/;
  * missing from `frames` is a frame whose place could not be confirmed (see placeFrames).
  */
 export function mergeFrameSnapshots(top: PageSnapshot, frames: ReadonlyMap<string, PageSnapshot | undefined>): PageSnapshot {
-  const merged: PageSnapshot = { ...top, refs: [...top.refs], text: '' };
+  const merged: PageSnapshot = { ...top, refs: [...top.refs], text: '', documents: { ...top.documents } };
   const seen = new Set<string>();
   const lines: string[] = [];
   const splice = (snapshot: PageSnapshot, indent: string) => {
@@ -26,6 +26,7 @@ export function mergeFrameSnapshots(top: PageSnapshot, frames: ReadonlyMap<strin
         continue;
       }
       merged.refs.push(...child.refs);
+      Object.assign(merged.documents!, child.documents);
       merged.elementCount += child.elementCount;
       merged.partial ||= child.partial;
       splice(child, `${indent}  `);

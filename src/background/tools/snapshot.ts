@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { childRequestId, FrameClaims, PageSnapshot } from '../../protocol';
-import { activeTab, askFrame, askFrameOrSkip, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { askFrame, askFrameOrSkip, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { defineTool } from './tool';
 
@@ -63,8 +63,10 @@ export const snapshot = defineTool({
     page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
   }),
   level: 'read-only',
-  async run(params, { requestId, windowId }) {
-    const tab = await activeTab(windowId);
+  effects: {},
+  async run(params, context) {
+    const { requestId } = context;
+    const tab = await contextTab(context);
     const frameIds = await injectPageScript(tab, PAGE_AGENT, { allFrames: true });
     const chain = childRequestId(requestId, 'snapshot');
     const frameOfClaim = newClaims(frameIds);
