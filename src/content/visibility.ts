@@ -290,14 +290,18 @@ export class VisibleTree {
   private readonly range: Range;
   private readonly view: Window | null;
 
-  constructor(readonly root: Element) {
+  /**
+   * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
+   * naming an element it lists), so its ancestors are not judged again; only what is inside it is.
+   */
+  constructor(readonly root: Element, { rootShown = false } = {}) {
     this.view = root.ownerDocument.defaultView;
     this.range = root.ownerDocument.createRange();
-    if (this.insideMarkedHidden(root)) {
+    if (!rootShown && this.insideMarkedHidden(root)) {
       this.hidden.add(root);
       return;
     }
-    const stack: ScanItem[] = [{ element: root, ...this.ancestorClips(root) }];
+    const stack: ScanItem[] = [{ element: root, ...(rootShown ? { clip: undefined, paint: undefined } : this.ancestorClips(root)) }];
     while (stack.length > 0) {
       const children = this.visit(stack.pop()!);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);

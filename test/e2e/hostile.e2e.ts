@@ -88,6 +88,7 @@ const PAGES: HostilePage[] = [
   { file: 'hidden-clipped.html', baits: [] },
   { file: 'hidden-scaled.html', baits: [] },
   { file: 'hidden-everything.html', baits: [] },
+  { file: 'hidden-in-names.html', baits: [] },
   { file: 'hidden-get.html', baits: [], reads: ['get', 'get', 'get'] },
   { file: 'metadata-canaries.html', baits: [] },
   { file: 'secret-fields.html', baits: [], reads: ['get', 'get'] },
