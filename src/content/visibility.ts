@@ -286,15 +286,17 @@ export class VisibleTree {
   private readonly hidden = new Set<Element>();
   private readonly mutedText = new Set<Text>();
   private readonly blocks = new Set<Element>();
-  private readonly backgrounds = new BackgroundFinder();
+  private readonly backgrounds: BackgroundFinder;
   private readonly range: Range;
   private readonly view: Window | null;
 
   /**
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
    * naming an element it lists), so its ancestors are not judged again; only what is inside it is.
+   * `backgrounds`: a finder shared with the caller's pass, whose cache spares a walk up the tree.
    */
-  constructor(readonly root: Element, { rootShown = false } = {}) {
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder() } = {}) {
+    this.backgrounds = backgrounds;
     this.view = root.ownerDocument.defaultView;
     this.range = root.ownerDocument.createRange();
     if (!rootShown && this.insideMarkedHidden(root)) {

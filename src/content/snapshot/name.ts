@@ -1,6 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
-import { VisibleTree, visibleText } from '../visibility';
+import { type BackgroundFinder, VisibleTree, visibleText } from '../visibility';
 
 const MAX_NAME = 80;
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'generic']);
@@ -53,7 +53,7 @@ function labelText(element: Element): string {
  * inside a heading or a link is text no one sees); content that shows nothing falls back to the
  * accessibility tree's text, as an aria-label would (an icon button labelled for screen readers).
  */
-export function accessibleName(element: Element, role: string): string {
+export function accessibleName(element: Element, role: string, backgrounds?: BackgroundFinder): string {
   const labelledBy = element.getAttribute('aria-labelledby');
   if (labelledBy) {
     const name = clean(byIds(element, labelledBy));
@@ -73,7 +73,7 @@ export function accessibleName(element: Element, role: string): string {
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
-    const text = clean(visibleText(new VisibleTree(element, { rootShown: true }))) || clean((element as HTMLElement).innerText ?? element.textContent);
+    const text = clean(visibleText(new VisibleTree(element, { rootShown: true, ...(backgrounds ? { backgrounds } : {}) }))) || clean((element as HTMLElement).innerText ?? element.textContent);
     if (text) return text;
     const image = element.querySelector('img[alt]');
     if (image) return clean(image.getAttribute('alt'));

@@ -172,7 +172,7 @@ function markCovered(walk: Walk): void {
 
 function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect): void {
   const ref = walk.refs.refFor(element);
-  const name = accessibleName(element, role);
+  const name = accessibleName(element, role, walk.backgrounds);
   const parts = [`- ${role}`];
   if (name) parts.push(quote(name));
   parts.push(`[ref=${ref}]`);
@@ -279,7 +279,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect)) && contentShows(element, clipFor(style, rect, clip), view);
   if (acts) emitRef(walk, element, role, rect);
   else if (shown && role === 'heading') {
-    if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
+    if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role, walk.backgrounds))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
   } else if (shown && !insideControl) {
     const text = ownText(element);
     if (text && readable()) walk.lines.push(`- text: ${text}`);
