@@ -66,7 +66,7 @@ describe('streamChat over OpenAI-compatible servers', () => {
       { type: 'text', text: 'lo' },
       { type: 'text', text: ', wor' },
       { type: 'text', text: 'ld!' },
-      { type: 'usage', inputTokens: 11, outputTokens: 4 },
+      { type: 'usage', inputTokens: 11, outputTokens: 4, cachedInputTokens: 0, reasoningTokens: 0 },
       { type: 'done', finishReason: 'stop', toolMode: 'none' },
     ]);
   });
@@ -89,7 +89,8 @@ describe('streamChat over OpenAI-compatible servers', () => {
       stream_options: { include_usage: true },
       tools: [READ_PAGE],
       temperature: 0.3,
-      max_tokens: 99,
+      // OpenAI takes max_completion_tokens for every model, and its reasoning models take nothing else.
+      max_completion_tokens: 99,
     });
   });
 
@@ -141,7 +142,7 @@ describe('streamChat over OpenAI-compatible servers', () => {
     const { events, error } = await collect(openai(), ask('Read it', { tools: [READ_PAGE] }));
     expect(error).toBeUndefined();
     expect(ofType(events, 'tool_call')).toEqual([{ type: 'tool_call', call: { id: 'call_abc', name: 'read_page', arguments: args } }]);
-    expect(ofType(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 20, outputTokens: 9 }]);
+    expect(ofType(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 20, outputTokens: 9, cachedInputTokens: 0, reasoningTokens: 0 }]);
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'tool_calls', toolMode: 'native' });
   });
 
@@ -186,7 +187,7 @@ describe('streamChat over Anthropic', () => {
       { type: 'text', text: 'Let me ' },
       { type: 'text', text: 'read the page.' },
       { type: 'tool_call', call: { id: 'toolu_01', name: 'read_page', arguments: '{"maxChars":2000,"selector":"main"}' } },
-      { type: 'usage', inputTokens: 30, outputTokens: 12 },
+      { type: 'usage', inputTokens: 30, outputTokens: 12, cachedInputTokens: 0, reasoningTokens: 0 },
       { type: 'done', finishReason: 'tool_use', toolMode: 'native' },
     ]);
   });
