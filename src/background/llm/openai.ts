@@ -12,6 +12,8 @@ type ToolCallDelta = Parameters<ToolCallAccumulator['add']>[0];
 /** The fields of a streamed delta (or a whole message) Jawad reads. */
 interface OpenAiDelta {
   content?: string | null;
+  /** OpenAI's refusal: the model's own words for declining, shown as its answer. */
+  refusal?: string | null;
   /** DeepSeek, vLLM, llama.cpp, LM Studio, xAI. */
   reasoning_content?: string | null;
   /** Ollama, OpenRouter, Groq. */
@@ -135,6 +137,7 @@ function* deltaEvents(delta: OpenAiDelta | undefined): Generator<StreamEvent> {
   const reasoning = delta?.reasoning_content ?? delta?.reasoning;
   if (reasoning) yield { type: 'reasoning', text: reasoning };
   if (delta?.content) yield { type: 'text', text: delta.content };
+  if (delta?.refusal) yield { type: 'text', text: delta.refusal };
 }
 
 /** A server that answered with one JSON body: an error dressed as HTTP 200, or a whole completion. */
