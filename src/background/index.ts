@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser from 'webextension-polyfill';
-import { JawadError } from '../protocol';
+import { JawadError, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -34,9 +34,10 @@ const harbor = new HarborStore(db, {
   set: (key, value) => browser.storage.session.set({ [key]: value }),
 });
 const broker = new PermissionBroker();
+const recordUsage = async (record: UsageRecord) => void (await db.usage.put(record));
 const streamChat = createRouter({
   shapes: { get: (model) => settings.requestShape(model), remember: (model, shape) => settings.rememberRequestShape(model, shape) },
-  recordUsage: async (record) => void (await db.usage.put(record)),
+  recordUsage,
 });
 const tools = createToolRegistry();
 
@@ -72,7 +73,7 @@ const chat: ChatService = new ChatService({
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection: createConnectionTest(streamChat), allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker }),
+  createHandlers({ chat, conversations, settings, testConnection: createConnectionTest(streamChat), allowProviderOrigin, voice: new VoiceService(settings, transcribe, recordUsage), tools, steps, harbor, broker }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

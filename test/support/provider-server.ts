@@ -149,7 +149,8 @@ export type Reply =
   | AnthropicStreamReply
   | ErrorReply
   | { kind: 'stall' }
-  | { kind: 'transcription'; text: string };
+  /** `usage`: gpt-4o-transcribe's token counts (whisper-1 reports none). */
+  | { kind: 'transcription'; text: string; usage?: { input_tokens: number; output_tokens: number } };
 
 export interface ProviderServer {
   url: string;
@@ -1056,7 +1057,7 @@ class ProviderServerImpl implements ProviderServer {
       case 'stall':
         return; // never answer; close() destroys the socket
       case 'transcription':
-        return this.sendTranscription(ex, reply.text);
+        return this.sendTranscription(ex, reply.text, reply.usage);
     }
   }
 
@@ -1068,10 +1069,10 @@ class ProviderServerImpl implements ProviderServer {
     sendJson(ex.res, 200, openAICompletion(reply.model ?? model, parts));
   }
 
-  private sendTranscription(ex: Exchange, text: string): void {
+  private sendTranscription(ex: Exchange, text: string, usage?: { input_tokens: number; output_tokens: number }): void {
     const format = ex.record.multipart?.find((p) => p.name === 'response_format')?.data.toString('utf8');
     if (format === 'text') return sendText(ex.res, 200, text);
-    sendJson(ex.res, 200, { text });
+    sendJson(ex.res, 200, { text, ...(usage ? { usage: { type: 'tokens', ...usage, total_tokens: usage.input_tokens + usage.output_tokens } } : {}) });
   }
 
   private crash(res: ServerResponse, err: unknown): void {
