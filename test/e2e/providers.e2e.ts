@@ -162,6 +162,15 @@ for (const browserName of browsersUnderTest()) {
         expect(next).not.toContain('It is Paris.');
       });
 
+      it('draws the mic as an inline SVG icon, not an emoji a font may lack', async () => {
+        const mic = await jawad.sidebar.eval((win) => {
+          const button = win.document.querySelector<HTMLButtonElement>('button.mic')!;
+          const icon = button.querySelector('svg');
+          return { text: button.textContent!.trim(), icon: Boolean(icon), width: icon?.getBoundingClientRect().width ?? 0, label: button.getAttribute('aria-label') };
+        }, null);
+        expect(mic).toEqual({ text: '', icon: true, width: 16, label: 'Voice input (Alt+V)' });
+      });
+
       it('shows a JSON error sent with HTTP 200 as the server’s error and keeps the conversation', async () => {
         provider.enqueue({ kind: 'raw', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: { message: 'Upstream provider timed out', type: 'upstream_error' } }) });
         await sendMessage(jawad.sidebar, 'Will this work?');

@@ -868,6 +868,8 @@ class ProviderServerImpl implements ProviderServer {
   private async route(ex: Exchange): Promise<void> {
     const route = `${ex.req.method} ${ex.pathname}`;
     if (route.startsWith('GET /v1/models/')) return this.getModel(ex, decodeURIComponent(ex.pathname.slice('/v1/models/'.length)));
+    const deployment = /^POST \/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(route)?.[1];
+    if (deployment !== undefined) return this.azureChat(ex, decodeURIComponent(deployment));
     switch (route) {
       case 'GET /v1/models':
         return this.listModels(ex);
@@ -891,6 +893,21 @@ class ProviderServerImpl implements ProviderServer {
           anthropicErrorBody('not_found_error', 'Not Found'),
         );
     }
+  }
+
+  /**
+   * Azure OpenAI: the deployment in the path names the model, the key comes in `api-key` and
+   * the `api-version` query is required.
+   */
+  private async azureChat(ex: Exchange, deployment: string): Promise<void> {
+    if (!new URL(ex.req.url ?? '/', 'http://localhost').searchParams.get('api-version')) {
+      return sendJson(ex.res, 404, { error: { code: '404', message: 'Resource not found' } });
+    }
+    if (!ex.req.headers['api-key']) {
+      const message = 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+      return sendJson(ex.res, 401, { error: { code: '401', message } });
+    }
+    await this.answer(ex, deployment);
   }
 
   private rejectKey(ex: Exchange): void {

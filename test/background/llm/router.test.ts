@@ -113,6 +113,23 @@ describe('streamChat over OpenAI-compatible servers', () => {
     });
   });
 
+  it('talks to an Azure OpenAI deployment URL with the api-key header and an api-version', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['From Azure.'] });
+    const { text, error } = await collect(openai({ provider: 'azure', baseUrl: `${provider.server.url}/openai/deployments/my-gpt4o`, model: 'my-gpt4o' }));
+    expect(error).toBeUndefined();
+    expect(text).toBe('From Azure.');
+    const [request] = provider.server.requests;
+    expect(request!.path).toBe('/openai/deployments/my-gpt4o/chat/completions?api-version=2024-10-21');
+    expect(request!.headers['api-key']).toBe('sk-test');
+    expect(request!.headers.authorization).toBeUndefined();
+  });
+
+  it('keeps the api-version a deployment URL names', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    await collect(openai({ provider: 'azure', baseUrl: `${provider.server.url}/openai/deployments/d1?api-version=2025-01-01-preview`, model: 'd1' }));
+    expect(provider.server.requests[0]!.path).toBe('/openai/deployments/d1/chat/completions?api-version=2025-01-01-preview');
+  });
+
   it('tolerates a trailing slash in the base URL', async () => {
     provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
     const { text } = await collect(openai({ baseUrl: `${provider.server.url}/v1/` }));
