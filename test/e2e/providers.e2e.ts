@@ -137,6 +137,7 @@ for (const browserName of browsersUnderTest()) {
           return { summary: details.querySelector('summary')!.textContent!.trim(), open: details.open, text: details.querySelector<HTMLElement>('.reasoning-text')!.innerText };
         }, null);
         expect(section).toEqual({ summary: 'Thinking', open: true, text: 'The user asks for a capital. It is Paris.' });
+        expect(await jawad.sidebar.text('article.message.assistant:last-of-type .usage')).toBe('20 in · 12 out tokens · 7 thinking');
 
         const records = await jawad.host.evaluate(
           () =>

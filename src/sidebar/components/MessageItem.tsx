@@ -33,6 +33,8 @@ function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   return (
     <span class="usage" title="Tokens used by this reply">
       {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out tokens
+      {usage.cachedInputTokens ? ` · ${usage.cachedInputTokens.toLocaleString()} cached` : ''}
+      {usage.reasoningTokens ? ` · ${usage.reasoningTokens.toLocaleString()} thinking` : ''}
     </span>
   );
 }

@@ -643,6 +643,24 @@ describe('streamChat against servers as they really behave', () => {
     expect(bodyOf(2).max_completion_tokens).toBe(50);
   });
 
+  it('reads the field out of a FastAPI-style 422 (vLLM, Mistral: extra inputs are not permitted)', async () => {
+    provider.server.enqueue(
+      { kind: 'error', status: 422, body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'stream_options'], msg: 'Extra inputs are not permitted' }] } },
+      { kind: 'openai-stream', chunks: ['ok'] },
+    );
+    const { run } = recorded();
+    const { error } = await run(openai({ temperature: 0.2 }));
+    expect(error).toBeUndefined();
+    expect(provider.server.requests.map((r) => ['stream_options', 'temperature'].filter((field) => field in (r.json as object)))).toEqual([['stream_options', 'temperature'], ['temperature']]);
+  });
+
+  it('does not retry a 400 that names no field it sent', async () => {
+    provider.server.enqueue({ kind: 'error', status: 400, body: openAIErrorBody('Invalid value for top_k', 'invalid_request_error') });
+    const { run } = recorded();
+    expect((await run(openai())).error?.kind).toBe('bad-request');
+    expect(provider.server.requests).toHaveLength(1);
+  });
+
   it('drops a field a strict server rejects by name, and keeps it dropped for that model', async () => {
     provider.server.rejectFields = ['stream_options'];
     provider.server.setDefault({ kind: 'openai-stream', chunks: ['ok'] });
