@@ -35,10 +35,10 @@ interface Outcome {
 }
 
 /** Drains the stream; an LlmError ends it and is returned next to what came before. */
-async function collect(config: LlmConfig, request: RouterRequest = ask(), onEvent?: (event: StreamEvent) => void): Promise<Outcome> {
+async function collect(config: LlmConfig, request: RouterRequest = ask(), onEvent?: (event: StreamEvent) => void, stream = streamChat): Promise<Outcome> {
   const events: StreamEvent[] = [];
   try {
-    for await (const event of streamChat(config, request)) {
+    for await (const event of stream(config, request)) {
       events.push(event);
       onEvent?.(event);
     }
@@ -477,16 +477,7 @@ describe('streamChat against servers as they really behave', () => {
     const records: UsageRecord[] = [];
     const shapes = memoryShapes();
     const stream = createRouter({ shapes, recordUsage: async (record) => void records.push(record), now: () => 1234 });
-    const run = async (config: LlmConfig, request: RouterRequest = ask()) => {
-      const events: StreamEvent[] = [];
-      try {
-        for await (const event of stream(config, request)) events.push(event);
-      } catch (error) {
-        if (!(error instanceof LlmError)) throw error;
-        return { events, error };
-      }
-      return { events, error: undefined };
-    };
+    const run = (config: LlmConfig, request: RouterRequest = ask()) => collect(config, request, undefined, stream);
     return { records, run };
   };
   const reasoningOf = (events: StreamEvent[]) => events.map((e) => (e.type === 'reasoning' ? e.text : '')).join('');
