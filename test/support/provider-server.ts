@@ -409,9 +409,10 @@ class OpenAIChunks {
 
   chunk(delta: JsonObject, finishReason: string | null = null): SseStep {
     const choice = { index: 0, delta, logprobs: null, finish_reason: finishReason };
-    // With stream_options.include_usage, every chunk but the last has usage: null; with
-    // continuous usage stats, every chunk has the running totals.
-    const usage = this.usage ? { usage: this.running ? this.runningUsage() : null } : {};
+    // OpenAI's docs say every chunk but the last has usage: null, but the recorded streams
+    // (openai-node's fixtures) leave the field out; with continuous usage stats (vLLM) every
+    // chunk has the running totals.
+    const usage = this.usage && this.running ? { usage: this.runningUsage() } : {};
     return dataEvent({ ...this.base(), choices: [choice], ...usage });
   }
 
@@ -494,9 +495,13 @@ function anthropicMessageStart(model: string, usage: AnthropicUsage): JsonObject
   };
 }
 
+/** The API pings once, right after the first block opens, whatever the block (anthropic-sdk's fixtures). */
+const PING = namedEvent('ping', { type: 'ping' });
+
 function anthropicThinkingBlock(thinking: string[]): SseStep[] {
   return [
     namedEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    PING,
     ...thinking.map((text) => namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: text } })),
     namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' } }),
     namedEvent('content_block_stop', { type: 'content_block_stop', index: 0 }),
@@ -506,7 +511,7 @@ function anthropicThinkingBlock(thinking: string[]): SseStep[] {
 function anthropicTextBlock(reply: AnthropicStreamReply, index: number): SseStep[] {
   const steps: SseStep[] = [
     namedEvent('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }),
-    namedEvent('ping', { type: 'ping' }),
+    ...(index === 0 ? [PING] : []),
   ];
   for (let i = 0; i <= reply.chunks.length; i++) {
     const stop = interruption(i, reply.cutAfter);
@@ -545,8 +550,8 @@ function anthropicStreamSteps(reply: AnthropicStreamReply, model: string): SseSt
   if (hasText) {
     steps.push(...anthropicTextBlock(reply, thought));
     if (steps.at(-1)?.type === 'cut') return steps;
-  } else {
-    steps.push(namedEvent('ping', { type: 'ping' }));
+  } else if (!thought) {
+    steps.push(PING);
   }
   const offset = thought + (hasText ? 1 : 0);
   reply.toolUses?.forEach((tool, i) => steps.push(...anthropicToolBlock(tool, i + offset)));

@@ -105,3 +105,46 @@ describe('anthropic-sdk error event', () => {
     expect(error?.message).toBe('Anthropic is overloaded and stopped mid-answer (overloaded_error). The partial answer is kept; press Retry.');
   });
 });
+
+/** The JSON events of an SSE body, in order (comments and [DONE] left out). */
+function eventsOf(body: string): Array<Record<string, unknown>> {
+  return body
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:') && !line.includes('[DONE]'))
+    .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>);
+}
+
+const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
+
+describe('the provider test server against the recordings', () => {
+  async function played(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Array<Record<string, unknown>>> {
+    const response = await fetch(`${provider.server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return eventsOf(await response.text());
+  }
+
+  it('sends OpenAI chunks with the fields the recorded ones have', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['Hi'], usage: { prompt_tokens: 1, completion_tokens: 1 } });
+    const ours = await played('/v1/chat/completions', { model: 'test-model', stream: true, stream_options: { include_usage: true }, messages: [] });
+    const theirs = eventsOf(fixture('openai-node/works.sse'));
+    expect(ours.map(keysOf)).toEqual([...ours.slice(1).map(() => keysOf(theirs[1])), keysOf(theirs.at(-1))]);
+    expect(keysOf(theirs[1])).toEqual(['choices', 'created', 'id', 'model', 'object', 'system_fingerprint']);
+    expect(keysOf((ours[1]!.choices as unknown[])[0])).toEqual(keysOf((theirs[1]!.choices as unknown[])[0]));
+  });
+
+  it('sends Anthropic events in the recorded order, with the usage fields the API sends', async () => {
+    provider.server.enqueue({ kind: 'anthropic-stream', thinking: ['Hm.'], chunks: ['Hi'], usage: { input_tokens: 28, output_tokens: 106 } });
+    const ours = await played('/v1/messages', { model: 'test-model', stream: true, max_tokens: 10, messages: [] }, { 'anthropic-version': '2023-06-01' });
+    const theirs = eventsOf(fixture('anthropic-sdk/stream-a-refusal.sse'));
+    // The same sequence of event types, however many deltas each block has.
+    const shape = (events: Array<Record<string, unknown>>) => events.map((event) => event.type).filter((type, i, all) => type !== all[i - 1]);
+    expect(shape(ours)).toEqual(shape(theirs));
+    const usageKeys = (events: Array<Record<string, unknown>>, type: string) => {
+      const event = events.find((candidate) => candidate.type === type)!;
+      return keysOf(type === 'message_start' ? (event.message as { usage: unknown }).usage : event.usage);
+    };
+    for (const type of ['message_start', 'message_delta']) {
+      expect(usageKeys(theirs, type)).toEqual(expect.arrayContaining(usageKeys(ours, type)));
+      expect(usageKeys(ours, type)).toEqual(expect.arrayContaining(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']));
+    }
+  });
+});
