@@ -93,7 +93,8 @@ export function errorFromResponse(config: LlmConfig, status: number, body: strin
     const wait = retryAfterMs === undefined ? '' : ` Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
     return new LlmError('rate-limit', `${label} is rate-limiting requests (HTTP 429).${wait}${text ? ` ${text}` : ''}`, status, retryAfterMs);
   }
-  if ((status === 400 || status === 422) && TOOL_WORDS.test(text)) {
+  // llama-server without --jinja answers 500 "tools param requires --jinja flag".
+  if ((status === 400 || status === 422 || (status === 500 && /\btools?\b.*(requires|not supported|unsupported)/i.test(text))) && TOOL_WORDS.test(text)) {
     return new LlmError('tools-unsupported', `${label} rejected tool definitions: ${text}`, status);
   }
   if (status === 529 || (status === 503 && /overload/i.test(text))) {

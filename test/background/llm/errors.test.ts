@@ -69,6 +69,8 @@ describe('errorFromResponse', () => {
   it('maps a 400 or 422 about tools to tools-unsupported', () => {
     expect(errorFromResponse(ollama, 400, json({ error: 'registry.ollama.ai/library/gemma does not support tools' })).kind).toBe('tools-unsupported');
     expect(errorFromResponse(openai, 422, json({ detail: 'tool_choice is not supported' })).kind).toBe('tools-unsupported');
+    expect(errorFromResponse(openai, 500, json({ error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } })).kind).toBe('tools-unsupported');
+    expect(errorFromResponse(openai, 500, json({ error: { message: 'tool call parser crashed' } })).kind).toBe('server');
   });
 
   it('maps 5xx to a retryable server error with the text', () => {
