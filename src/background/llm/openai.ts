@@ -10,8 +10,11 @@ import { UsageMeter, type UsageReport } from './usage-meter';
 type ToolCallDelta = Parameters<ToolCallAccumulator['add']>[0];
 
 /** The fields of a streamed delta (or a whole message) Jawad reads. */
+/** Mistral's reasoning models send content as typed parts, thinking among them. */
+type ContentPart = { type?: string; text?: string; thinking?: string | Array<{ text?: string }> };
+
 interface OpenAiDelta {
-  content?: string | null;
+  content?: string | ContentPart[] | null;
   /** OpenAI's refusal: the model's own words for declining, shown as its answer. */
   refusal?: string | null;
   /** DeepSeek, vLLM, llama.cpp, LM Studio, xAI. */
@@ -136,8 +139,18 @@ export async function* streamOpenAi(call: ProviderCall, messages: LlmMessage[], 
 function* deltaEvents(delta: OpenAiDelta | undefined): Generator<StreamEvent> {
   const reasoning = delta?.reasoning_content ?? delta?.reasoning;
   if (reasoning) yield { type: 'reasoning', text: reasoning };
-  if (delta?.content) yield { type: 'text', text: delta.content };
+  if (typeof delta?.content === 'string' && delta.content) yield { type: 'text', text: delta.content };
+  if (Array.isArray(delta?.content)) yield* contentParts(delta.content);
   if (delta?.refusal) yield { type: 'text', text: delta.refusal };
+}
+
+function* contentParts(parts: ContentPart[]): Generator<StreamEvent> {
+  for (const part of parts) {
+    if (part.type === 'text' && part.text) yield { type: 'text', text: part.text };
+    if (part.type !== 'thinking') continue;
+    const thought = typeof part.thinking === 'string' ? part.thinking : (part.thinking ?? []).map((piece) => piece.text ?? '').join('');
+    if (thought) yield { type: 'reasoning', text: thought };
+  }
 }
 
 /** A server that answered with one JSON body: an error dressed as HTTP 200, or a whole completion. */

@@ -490,6 +490,17 @@ describe('streamChat against servers as they really behave', () => {
     expect(text).toBe('Paris.');
   });
 
+  it('reads Mistral’s typed content parts, thinking among them', async () => {
+    const chunk = (content: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
+    provider.server.enqueue({
+      kind: 'raw',
+      body: [chunk([{ type: 'thinking', thinking: [{ type: 'text', text: 'Two plus two.' }] }]), chunk([{ type: 'text', text: 'Four.' }]), chunk('', 'stop'), 'data: [DONE]\n\n'],
+    });
+    const { events, text } = await collect(openai({ provider: 'mistral' }));
+    expect(reasoningOf(events)).toBe('Two plus two.');
+    expect(text).toBe('Four.');
+  });
+
   it('moves inline <think> out of the answer, even with the tags split across chunks', async () => {
     provider.server.enqueue({ kind: 'openai-stream', chunks: ['<thi', 'nk>Is it Lyon?', ' No.</th', 'ink>\n\nParis', '.'] });
     const { events, text } = await collect(openai());
