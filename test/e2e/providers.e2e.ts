@@ -35,6 +35,7 @@ for (const browserName of browsersUnderTest()) {
 
       const options = await suite.jawad.sidebar.eval((win) => Array.from(win.document.querySelectorAll<HTMLOptionElement>('select[name=modelPicker] option')).map((o) => o.value), null);
       expect(options).toEqual(['', 'qwen2.5:7b', 'llama3.1:latest']);
+      expect(await suite.jawad.sidebar.eval((win) => (win.document.querySelector('select[name=modelPicker]') as HTMLSelectElement).value, null)).toBe('llama3.1:latest');
       await suite.jawad.sidebar.fill('select[name=modelPicker]', 'qwen2.5:7b');
       expect(await suite.jawad.sidebar.eval((win) => (win.document.querySelector('input[name=model]') as HTMLInputElement).value, null)).toBe('qwen2.5:7b');
     });

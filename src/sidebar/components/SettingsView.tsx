@@ -72,7 +72,7 @@ function ModelPicker({ models, current, choose }: { models: string[]; current: s
   return (
     <label>
       Models on this server ({models.length})
-      <select name="modelPicker" value={models.includes(current) ? current : ''} onChange={(e) => {
+      <select name="modelPicker" value={models.find((model) => model === current || model === `${current}:latest`) ?? ''} onChange={(e) => {
         const value = (e.target as HTMLSelectElement).value;
         if (value) choose(value);
       }}>
