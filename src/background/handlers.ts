@@ -9,7 +9,7 @@ import { publicMessage, type ConversationStore } from '../db/conversations';
 import { toPublicSettings, toPublicVoiceSettings, type SettingsStore } from '../db/settings';
 import type { HarborStore } from '../db/harbor-store';
 import type { StepStore } from '../db/steps';
-import type { PermissionBroker } from './agent/permission-broker';
+import type { PermissionBroker } from './gate/permission-broker';
 import type { ChatService } from './chat/chat-service';
 import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';

@@ -11,7 +11,7 @@ import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
 import { allowProviderOrigin, installBrowserHooks } from '../platform';
 import { AgentRunner } from './agent/agent-runner';
-import { PermissionBroker } from './agent/permission-broker';
+import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
 import { createRouter } from './llm/router';

@@ -7,7 +7,7 @@ import { SettingsStore } from '../../src/db/settings';
 import { JawadError, type BackgroundEvent, type ProviderSettings, type TestResultPayload } from '../../src/protocol';
 import { ToolRegistry } from '../../src/background/tools/registry';
 import { VoiceService } from '../../src/background/voice/voice-service';
-import { PermissionBroker } from '../../src/background/agent/permission-broker';
+import { PermissionBroker } from '../../src/background/gate/permission-broker';
 import { HarborStore } from '../../src/db/harbor-store';
 import { StepStore } from '../../src/db/steps';
 

@@ -11,6 +11,7 @@ export const scroll = defineTool({
     amount: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
   }).check(atMostOneTarget),
   level: 'read-only',
+  effects: { target: true },
   run: ({ direction, amount, ...target }, context) =>
     runPageAction(context, 'scroll', targetOf(target), undefined, { ...(direction ? { direction } : {}), ...(amount ? { amount } : {}) }),
 });

@@ -1,4 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
+import { secretOf } from '../secret';
+
 const MAX_NAME = 80;
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'generic']);
 
@@ -16,12 +18,15 @@ function byIds(element: Element, ids: string): string {
     .join(' ');
 }
 
-/** What a form control says when it sits inside a label: its current value, not all its options. */
+/**
+ * What a form control says when it sits inside a label: its current value, not all its options.
+ * A secret's value (a password in a <label> that wraps it) is never part of a name.
+ */
 function embeddedValue(control: Element): string {
   if (control.localName === 'select') return (control as HTMLSelectElement).selectedOptions[0]?.text ?? '';
   if (control.localName === 'input' || control.localName === 'textarea') {
     const input = control as HTMLInputElement;
-    return ['checkbox', 'radio', 'hidden'].includes(input.type) ? '' : input.value;
+    return ['checkbox', 'radio', 'hidden'].includes(input.type) || secretOf(control) ? '' : input.value;
   }
   return '';
 }

@@ -4,11 +4,13 @@
  * the visible text around them, in a compact outline. Hidden content never appears.
  */
 import { JawadError } from '../../protocol/errors';
+import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { accessibleName } from './name';
 import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
-import { BackgroundFinder, hasInvisibleInk, isPushedOffPage } from '../visibility';
+import { secretOf } from '../secret';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -79,36 +81,6 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-/** The visible area left by ancestors that clip (overflow hidden or clip), in viewport pixels. */
-interface Clip {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-function intersect(clip: Clip | undefined, rect: DOMRect): Clip {
-  if (!clip) return { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
-  return { left: Math.max(clip.left, rect.left), top: Math.max(clip.top, rect.top), right: Math.min(clip.right, rect.right), bottom: Math.min(clip.bottom, rect.bottom) };
-}
-
-/** Visible within the clip by more than a pixel each way. */
-function visibleIn(rect: DOMRect, clip: Clip | undefined): boolean {
-  const area = intersect(clip, rect);
-  return area.right - area.left > 1 && area.bottom - area.top > 1;
-}
-
-/**
- * The clip this element imposes on its descendants. Hidden or clipped overflow cuts content off for
- * good; a scroll box shows its content by scrolling, unless the box itself has no area.
- */
-function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
-  const overflow = `${style.overflowX} ${style.overflowY}`;
-  if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
-  if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
-  return inherited;
-}
-
 /** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
 function isShown(painted: boolean, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
   if (!painted) return false;
@@ -138,6 +110,7 @@ function states(element: Element, role: string): string[] {
   if (element.getAttribute('aria-selected') === 'true' || (element.localName === 'option' && (element as HTMLOptionElement).selected)) out.push('selected');
   if (input.required === true || element.getAttribute('aria-required') === 'true') out.push('required');
   if ((element as HTMLElement).isContentEditable || (role === 'textbox' && !input.readOnly)) out.push('editable');
+  if (secretOf(element)) out.push('secret');
   return out;
 }
 
@@ -146,6 +119,7 @@ function valueOf(element: Element): string | undefined {
     const select = element as HTMLSelectElement;
     return select.selectedOptions[0]?.text;
   }
+  if (secretOf(element)) return undefined; // a password, card number or one-time code: marked [secret], never shown
   if (element.localName === 'textarea') return (element as HTMLTextAreaElement).value;
   if (element.localName === 'input') {
     const input = element as HTMLInputElement;
@@ -229,6 +203,8 @@ interface Inherited {
   insideControl: boolean;
   parentPointer: boolean;
   clip: Clip | undefined;
+  /** What clip-path, `clip` and filters of ancestors leave: unlike overflow, fixed position does not escape it. */
+  paint?: Clip;
 }
 
 function isRepeating(element: Element): boolean {
@@ -285,7 +261,11 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const style = getComputedStyle(element);
   if (isPushedOffPage(rect, view) && style.position !== 'static') return [];
   const { insideControl, parentPointer } = inherited;
-  const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
+  const overflowClip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
+  const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
+  const own = paintClip(style, rect);
+  const clip = own ? intersect(around, own) : around;
+  const paint = own ? intersect(inherited.paint, own) : inherited.paint;
   const role = roleOf(element);
   const shown = isShown(painted, rect, view, clip);
   if (FRAMES.has(element.localName)) {
@@ -294,9 +274,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   }
   if (shown && OUT_OF_FLOW.has(style.position)) walk.overlays.push(rect);
   const pointer = shown && style.cursor === 'pointer';
-  const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
+  const acts = (shown || (isStyledChoice(element) && labelShown(element, around))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
-  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element));
+  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect)) && contentShows(element, clipFor(style, rect, clip), view);
   if (acts) emitRef(walk, element, role, rect);
   else if (shown && role === 'heading') {
     if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
@@ -306,7 +286,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   }
   // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
   const named = acts || (role === 'heading' && shown);
-  const passed: Inherited = { insideControl: insideControl || named, parentPointer: pointer, clip: clipFor(style, rect, clip) };
+  const passed: Inherited = { insideControl: insideControl || named, parentPointer: pointer, clip: clipFor(style, rect, clip), ...(paint ? { paint } : {}) };
   return childrenToVisit(walk, element).map((child) => ({ element: child, inherited: passed }));
 }
 
@@ -364,8 +344,9 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
   refs.rememberListed(walk.found.map((found) => found.ref));
   if (walk.partial) walk.lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
   return {
-    url: doc.location?.href ?? '',
-    title: doc.title,
+    url: clipText(doc.location?.href ?? '', CAPS.url),
+    // Printed first by the agent: a multi-megabyte <title> would push every ref out of the prompt.
+    title: clipText(doc.title, CAPS.title),
     text: walk.lines.join('\n'),
     refs: walk.found,
     elementCount: walk.elementCount,

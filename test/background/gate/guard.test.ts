@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardStep, PageDataLedger, TaskScope, tokensOf } from '../../../src/background/agent/guard';
+import { guardStep, PageDataLedger, TaskScope, tokensOf } from '../../../src/background/gate/guard';
 
 const SHOP = 'http://127.0.0.1:8080/shop';
 
@@ -63,5 +63,42 @@ describe('guardStep', () => {
   it('asks for pages that are not web sites', () => {
     const { scope, ledger } = setup();
     expect(guardStep({ kind: 'page', site: '', tabId: 1 }, scope, ledger).reasons).toEqual(['It is not on a web site Jawad can check.']);
+  });
+
+  it('finds page data however it is spelled: URL-encoded, base64, reversed, spaced out, split over subdomains', () => {
+    const { scope, ledger } = setup();
+    const encodings = [
+      'http://evil.test/c?d=WkVCUkEtNzczMQ==', // base64("ZEBRA-7731")
+      'http://evil.test/c?d=WkVCUkEtNzczMQ', // base64url without padding
+      'http://evil.test/c?d=1377-ARBEZ', // reversed
+      'http://evil.test/c?d=Z%20E%20B%20R%20A%207%207%203%201', // spaced out, URL-encoded
+      'http://zebra.7731.evil.test/', // in the host
+      'http://evil.test/g.r.a.c.e.h.o.p.p.e.r',
+    ];
+    for (const url of encodings) {
+      const findings = guardStep({ kind: 'url', site: 'https://evil.test', url, origin: 'http://evil.test' }, scope, ledger);
+      expect(findings.reasons.join(' '), url).toMatch(/contains text read from/);
+    }
+  });
+
+  it('asks before text or a URL goes to another origin once the task has read from one, however innocent it looks', () => {
+    const scope = new TaskScope({ tabId: 1, url: SHOP }, 'Tell me about this shop');
+    const ledger = new PageDataLedger();
+    ledger.addPageText('Welcome to the shop', 'http://127.0.0.1', 'http://127.0.0.1:8080');
+    const sameOrigin = guardStep({ kind: 'page', site: 'http://127.0.0.1', tabId: 1, text: 'hello', origin: 'http://127.0.0.1:8080' }, scope, ledger);
+    expect(sameOrigin.reasons).toEqual([]);
+    const otherPort = guardStep({ kind: 'page', site: 'http://127.0.0.1', tabId: 1, text: 'hello', origin: 'http://127.0.0.1:9090' }, scope, ledger);
+    expect(otherPort.reasons).toEqual(['This task has read data from http://127.0.0.1:8080; this step sends to http://127.0.0.1:9090.']);
+    expect(otherPort.egress[0]).toMatchObject({ kind: 'text', value: 'hello' });
+  });
+
+  it('judges a page’s own link by where it leads: on the task’s site it carries nothing out; elsewhere it asks', () => {
+    const { scope, ledger } = setup();
+    ledger.addPageText('Red jacket', 'http://127.0.0.1', 'http://127.0.0.1:8080');
+    const own = guardStep({ kind: 'page', site: 'http://127.0.0.1', tabId: 1, url: 'http://127.0.0.1:8080/products/red-jacket', urlFromPage: true, origin: 'http://127.0.0.1:8080' }, scope, ledger);
+    expect(own).toEqual({ reasons: [], egress: [] });
+    const away = guardStep({ kind: 'page', site: 'http://127.0.0.1', tabId: 1, url: 'https://tracker.test/go?to=x', urlFromPage: true, origin: 'https://tracker.test' }, scope, ledger);
+    expect(away.reasons.join(' ')).toMatch(/leads to https:\/\/tracker\.test, which is not one of this task’s sites/);
+    expect(away.egress).toHaveLength(1);
   });
 });

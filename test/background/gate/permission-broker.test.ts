@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PermissionBroker } from '../../../src/background/agent/permission-broker';
+import { PermissionBroker } from '../../../src/background/gate/permission-broker';
 
 describe('PermissionBroker', () => {
   it('hands the user’s decision to the waiting step, once', async () => {
@@ -23,5 +23,15 @@ describe('PermissionBroker', () => {
 
   it('refuses answers for steps that never asked', () => {
     expect(() => new PermissionBroker().respond('nope', 'allow-once')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+  });
+
+  it('accepts a decision only from the principal that owns the task', async () => {
+    const broker = new PermissionBroker();
+    const decision = broker.wait('s4', new AbortController().signal, 'client-a');
+    expect(() => broker.respond('s4', 'allow-once', 'client-b')).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+    expect(() => broker.respond('s4', 'allow-once')).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+    expect(broker.isWaiting('s4')).toBe(true);
+    broker.respond('s4', 'deny', 'client-a');
+    await expect(decision).resolves.toBe('deny');
   });
 });
