@@ -4,6 +4,7 @@
  * a model, so it is the figure Jawad's snapshot is compared with.
  */
 import { chromium, type Browser } from 'playwright-core';
+import { sandboxFlags } from '../../cli/launch';
 import { median } from '../bench/stats';
 import type { Sampler } from './interleave';
 
@@ -11,7 +12,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium
 export const VIEWPORT = { width: 1280, height: 800 };
 
 /** The flags of the extension browser (test/e2e/support/extension-browser.ts), minus the extension. */
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [...sandboxFlags(), '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface AnchorMeasurement {
   /** Wall time of each timed page.ariaSnapshot call from Node, ms (includes the CDP round trip). */
@@ -29,7 +30,8 @@ export interface AnchorSession extends Sampler {
 const SNAPSHOT_TIMEOUT_MS = 120_000;
 
 export function launchAnchorBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  // Playwright adds --no-sandbox itself unless told to keep the sandbox: only root goes without.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: sandboxFlags().length === 0, args: CHROMIUM_FLAGS });
 }
 
 /** Opens the page in a fresh context and takes one untimed snapshot. */

@@ -105,8 +105,8 @@ export async function waitForAnswer(sidebar: Sidebar, timeoutMs = 15_000): Promi
 }
 
 /** Launches the browser with Jawad and points it at the provider test server, ready to chat. */
-export async function launchReadyToChat(name: BrowserName, providerUrl: string): Promise<JawadBrowser> {
-  const jawad = await launchJawad(name);
+export async function launchReadyToChat(name: BrowserName, providerUrl: string, options: LaunchOptions = {}): Promise<JawadBrowser> {
+  const jawad = await launchJawad(name, options);
   await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${providerUrl}/v1`, model: 'test-model', timeoutSeconds: 3 });
   await backToChat(jawad.sidebar);
   return jawad;
