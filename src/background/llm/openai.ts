@@ -137,7 +137,8 @@ export async function* streamOpenAi(call: ProviderCall, messages: LlmMessage[], 
 }
 
 function* deltaEvents(delta: OpenAiDelta | undefined): Generator<StreamEvent> {
-  const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+  // Some servers send both names (vLLM while renaming), one of them empty.
+  const reasoning = delta?.reasoning_content || delta?.reasoning;
   if (reasoning) yield { type: 'reasoning', text: reasoning };
   if (typeof delta?.content === 'string' && delta.content) yield { type: 'text', text: delta.content };
   if (Array.isArray(delta?.content)) yield* contentParts(delta.content);

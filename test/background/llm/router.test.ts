@@ -490,6 +490,17 @@ describe('streamChat against servers as they really behave', () => {
     expect(text).toBe('Paris.');
   });
 
+  it('takes the thinking from whichever of the two names is filled, never both', async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    provider.server.enqueue({
+      kind: 'raw',
+      body: [chunk({ reasoning_content: '', reasoning: 'scratch work' }), chunk({ reasoning_content: ' more', reasoning: ' more' }), chunk({ content: 'Done.' }, 'stop')],
+    });
+    const { events, text } = await collect(openai());
+    expect(reasoningOf(events)).toBe('scratch work more');
+    expect(text).toBe('Done.');
+  });
+
   it('reads Mistral’s typed content parts, thinking among them', async () => {
     const chunk = (content: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
     provider.server.enqueue({
