@@ -86,9 +86,9 @@ export const PROVIDER_PRESETS: Record<ProviderId, ProviderPreset> = {
     wire: 'openai', needsKey: true, hint: 'Key from console.x.ai.',
   },
   azure: {
-    id: 'azure', label: 'Azure OpenAI', baseUrl: 'https://YOUR-RESOURCE.openai.azure.com/openai/deployments/YOUR-DEPLOYMENT',
-    defaultModel: 'YOUR-DEPLOYMENT', wire: 'openai', needsKey: true,
-    hint: 'Paste your deployment URL (…/openai/deployments/NAME, ?api-version= optional) or …/openai/v1 with the deployment as the model. The key goes in the api-key header.',
+    // No default: every Azure resource and deployment has its own URL.
+    id: 'azure', label: 'Azure OpenAI', baseUrl: '', defaultModel: '', wire: 'openai', needsKey: true,
+    hint: 'Paste your deployment URL, https://RESOURCE.openai.azure.com/openai/deployments/NAME (?api-version= optional), and the deployment name as the model. The key goes in the api-key header.',
   },
   custom: {
     id: 'custom', label: 'Custom (OpenAI-compatible)', baseUrl: 'http://localhost:8000/v1', defaultModel: '',
