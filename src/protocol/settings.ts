@@ -67,7 +67,7 @@ export const PROVIDER_PRESETS: Record<ProviderId, ProviderPreset> = {
   },
   groq: {
     id: 'groq', label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', defaultModel: 'llama-3.3-70b-versatile',
-    wire: 'openai', needsKey: true, hint: 'Key from console.groq.com/keys. Reasoning models send their thinking as `reasoning`.',
+    wire: 'openai', needsKey: true, hint: 'Key from console.groq.com/keys. Reasoning models send their thinking apart, shown as Thinking.',
   },
   mistral: {
     id: 'mistral', label: 'Mistral', baseUrl: 'https://api.mistral.ai/v1', defaultModel: 'mistral-small-latest',
