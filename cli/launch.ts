@@ -314,11 +314,8 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
   const host = (await browser.pages())[0] ?? (await browser.newPage());
   // page.goto of an extension page never resolves under BiDi: start it and poll.
   host.goto(`${baseUrl}src/welcome/index.html`).catch(() => undefined);
-  const deadline = Date.now() + 15_000;
-  while (!(await host.evaluate(() => Boolean(document.querySelector('#open-panel'))).catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('The welcome page did not load in Firefox');
-    await sleep(100);
-  }
+  const welcomeShown = () => host.evaluate(() => Boolean(document.querySelector('#open-panel'))).catch(() => false);
+  await until(welcomeShown, 15_000, 'The welcome page did not load in Firefox');
   await host.click('#open-panel');
   const sidebarWindow = 'browser.extension.getViews({ type: "sidebar" })[0]';
   const sidebar = new Sidebar((source) =>

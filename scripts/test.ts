@@ -52,7 +52,7 @@ function runWithLimit(label: string, command: string, args: string[], limitMs: n
       }
     };
     const timer = setTimeout(() => {
-      console.error(`\n✖ ${label} did not finish within ${Math.round(limitMs / MINUTE)} min: stopping it`);
+      console.error(`\n✖ ${label} did not finish within ${Number((limitMs / MINUTE).toFixed(2))} min: stopping it`);
       signal('SIGTERM');
       setTimeout(() => signal('SIGKILL'), 10_000).unref();
     }, limitMs);

@@ -32,7 +32,7 @@ export interface HandlerDeps {
   chat: ChatService;
   conversations: ConversationStore;
   settings: SettingsStore;
-  testConnection: (config: LlmConfig) => Promise<TestResultPayload>;
+  testConnection: (config: LlmConfig, requestId: string) => Promise<TestResultPayload>;
   allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
   voice: VoiceService;
   tools: ToolRegistry;
@@ -89,7 +89,7 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       const config = await settings.withStoredKey(request.payload);
       await allowProviderOrigin(config.baseUrl);
       try {
-        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config) });
+        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config, request.requestId) });
       } finally {
         await allowProviderOrigin((await settings.load())?.baseUrl ?? config.baseUrl);
       }

@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser from 'webextension-polyfill';
-import { JawadError } from '../protocol';
+import { JawadError, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -14,8 +14,8 @@ import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
-import { streamChat } from './llm/router';
-import { testConnection } from './llm/test-connection';
+import { createRouter } from './llm/router';
+import { createConnectionTest } from './llm/test-connection';
 import { queryActiveTab } from './page-scripts';
 import { readActivePage } from './page-reader';
 import { describePageTarget } from './tools/page-action';
@@ -34,6 +34,11 @@ const harbor = new HarborStore(db, {
   set: (key, value) => browser.storage.session.set({ [key]: value }),
 });
 const broker = new PermissionBroker();
+const recordUsage = async (record: UsageRecord) => void (await db.usage.put(record));
+const streamChat = createRouter({
+  shapes: { get: (model) => settings.requestShape(model), remember: (model, shape) => settings.rememberRequestShape(model, shape) },
+  recordUsage,
+});
 const tools = createToolRegistry();
 
 const ready = (async () => {
@@ -68,7 +73,7 @@ const chat: ChatService = new ChatService({
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker }),
+  createHandlers({ chat, conversations, settings, testConnection: createConnectionTest(streamChat), allowProviderOrigin, voice: new VoiceService(settings, transcribe, recordUsage), tools, steps, harbor, broker }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

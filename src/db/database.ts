@@ -1,4 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
+import type { RequestShape } from '../background/llm/request-shape';
 import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
 
 /**
@@ -17,7 +18,9 @@ export type SettingsRow =
   | { key: 'voice'; value: VoiceSettings }
   | { key: 'harbor'; value: HarborOptions }
   /** Which tool-call format works for a model, learned when its server rejects native tools. */
-  | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> };
+  | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> }
+  /** How to shape requests for a model, learned when its server rejected a field by name. */
+  | { key: 'request-shapes'; value: Record<string, RequestShape> };
 
 /**
  * The extension's IndexedDB. It lives in the extension's own origin, so content scripts (which run

@@ -24,6 +24,8 @@ const NewOrExisting = z._default(z.nullable(Id), null);
 export const Usage = z.object({
   inputTokens: z.int().check(z.nonnegative()),
   outputTokens: z.int().check(z.nonnegative()),
+  cachedInputTokens: z.optional(z.int().check(z.nonnegative())),
+  reasoningTokens: z.optional(z.int().check(z.nonnegative())),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -49,6 +51,8 @@ export const StoredMessage = z.object({
   page: z.optional(PageRef),
   /** The model that wrote an assistant turn. */
   model: z.optional(z.string()),
+  /** The model's thinking, kept apart from the answer: shown collapsed, never sent back. */
+  reasoning: z.optional(z.string()),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -166,12 +170,25 @@ export const ChatResponsePayload = z.discriminatedUnion('phase', [
     replaces: z.optional(Id),
   }),
   z.object({ phase: z.literal('delta'), conversationId: Id, messageId: Id, text: z.string() }),
+  /** More of the model's thinking, streamed apart from the answer. */
+  z.object({ phase: z.literal('thinking'), conversationId: Id, messageId: Id, text: z.string() }),
   z.object({ phase: z.literal('final'), conversationId: Id, message: StoredMessage }),
 ]);
 export type ChatResponsePayload = z.infer<typeof ChatResponsePayload>;
 
+export const CONNECTION_CHECKS = ['reachable', 'key', 'model', 'streaming', 'tools'] as const;
+/** One line of the Test connection report: what was checked and what came of it. */
+export const ConnectionCheck = z.object({
+  name: z.enum(CONNECTION_CHECKS),
+  status: z.enum(['ok', 'warn', 'fail', 'skipped']),
+  detail: z.string(),
+});
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
 export const TestResultPayload = z.object({
   success: z.boolean(),
+  /** One line per check, in CONNECTION_CHECKS order. */
+  checks: z.optional(z.array(ConnectionCheck)),
   error: z.optional(z.string()),
   /** Models the server lists, when it lists them. */
   models: z.optional(z.array(z.string())),

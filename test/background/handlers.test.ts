@@ -79,7 +79,7 @@ describe('settings handlers', () => {
     await settings.save({ ...SETTINGS, baseUrl: 'https://api.openai.com/v1' });
     const { apiKey: _omitted, ...typed } = SETTINGS;
     await handlers.TEST_CONNECTION({ type: 'TEST_CONNECTION', requestId: REQ, payload: { ...typed, model: 'o3' } }, context);
-    expect(testConnection).toHaveBeenCalledWith(expect.objectContaining({ model: 'o3', apiKey: 'sk-secret-key-1234' }));
+    expect(testConnection).toHaveBeenCalledWith(expect.objectContaining({ model: 'o3', apiKey: 'sk-secret-key-1234' }), REQ);
     expect(replies).toEqual([{ type: 'TEST_RESULT', requestId: REQ, payload: { success: true, latencyMs: 5 } }]);
   });
 

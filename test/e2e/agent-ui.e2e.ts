@@ -15,6 +15,8 @@ const finalText = textReply;
 
 /** Short, so that Firefox unloads the idle background soon; long enough for a prompt to be answered. */
 const FIREFOX_IDLE_MS = 4_000;
+/** A test that launches its own browser: a loaded machine takes ~20 s to start Firefox alone. */
+const LAUNCHING_TEST_TIMEOUT_MS = 90_000;
 
 const pageState = (page: Page) => page.$eval('#state', (el) => el.textContent ?? '');
 
@@ -252,7 +254,7 @@ for (const browserName of browsersUnderTest()) {
       } finally {
         await jawad.close();
       }
-    });
+    }, LAUNCHING_TEST_TIMEOUT_MS);
 
     it('keeps a waiting prompt when the user opens a new chat, and takes them back to it', async () => {
       const { sidebar } = suite.jawad;

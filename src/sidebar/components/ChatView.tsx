@@ -4,6 +4,7 @@ import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 import { PermissionPrompt } from './PermissionPrompt';
+import { Icon } from './Icon';
 
 const NO_STEPS: AgentStep[] = [];
 
@@ -69,7 +70,7 @@ export function ChatView() {
         <div class="banner" role="alert" data-code={banner.code}>
           <span>{banner.message}</span>
           <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
-            ✕
+            <Icon name="close" />
           </button>
         </div>
       )}

@@ -1,6 +1,7 @@
 import type { AgentStep, StoredMessage } from '../../protocol';
 import { retry } from '../store';
 import { ActionLog } from './ActionLog';
+import { Icon } from './Icon';
 import { Markdown } from './Markdown';
 
 const STATUS_TEXT: Partial<Record<StoredMessage['status'], string>> = {
@@ -11,8 +12,20 @@ const STATUS_TEXT: Partial<Record<StoredMessage['status'], string>> = {
 function PageChip({ page }: { page: NonNullable<StoredMessage['page']> }) {
   return (
     <a class="page-chip" href={page.url} target="_blank" rel="noopener noreferrer" title={page.url}>
-      📄 {page.title || page.url}
+      <Icon name="page" /> {page.title || page.url}
     </a>
+  );
+}
+
+/** The model's thinking, collapsed; it grows live while the model thinks. */
+function Thinking({ text, live }: { text: string; live: boolean }) {
+  return (
+    <details class="thinking-section" data-live={live ? 'true' : undefined}>
+      <summary>
+        <Icon name="thinking" /> {live ? 'Thinking…' : 'Thinking'}
+      </summary>
+      <p class="reasoning-text">{text}</p>
+    </details>
   );
 }
 
@@ -20,6 +33,8 @@ function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   return (
     <span class="usage" title="Tokens used by this reply">
       {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out tokens
+      {usage.cachedInputTokens ? ` · ${usage.cachedInputTokens.toLocaleString()} cached` : ''}
+      {usage.reasoningTokens ? ` · ${usage.reasoningTokens.toLocaleString()} thinking` : ''}
     </span>
   );
 }
@@ -35,9 +50,10 @@ export function MessageItem({ message, steps, canRetry }: { message: StoredMessa
       aria-label={isUser ? 'You said' : 'Jawad answered'}
     >
       {message.page && <PageChip page={message.page} />}
+      {message.reasoning && <Thinking text={message.reasoning} live={message.status === 'streaming' && message.content === ''} />}
       {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
       {!isUser && <ActionLog steps={steps} />}
-      {message.status === 'streaming' && message.content === '' && steps.length === 0 && <p class="thinking">Thinking…</p>}
+      {message.status === 'streaming' && message.content === '' && !message.reasoning && steps.length === 0 && <p class="thinking">Thinking…</p>}
       {message.error && message.status !== 'stopped' && (
         <p class="message-error" role="alert">
           {message.error.message}
