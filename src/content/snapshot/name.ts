@@ -1,6 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 const MAX_NAME = 80;
-const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'generic']);
+const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'row', 'listitem', 'generic']);
 
 function clean(text: string | null | undefined): string {
   const value = (text ?? '').replace(/\s+/g, ' ').trim();
