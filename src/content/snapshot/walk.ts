@@ -242,6 +242,10 @@ function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scro
 export function takesClicksUnseen(element: Element): boolean {
   if (!['input', 'select', 'button'].includes(element.localName) || (element as HTMLInputElement).type === 'hidden') return false;
   if (element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || !element.checkVisibility({ visibilityProperty: true })) return false;
+  // Itself made transparent, inside something painted: a faded-out toast's buttons are not on offer.
+  const style = getComputedStyle(element);
+  if (style.pointerEvents === 'none' || Number(style.opacity) > 0.01) return false;
+  if (element.parentElement && !element.parentElement.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
   const rect = element.getBoundingClientRect();
   return rect.width > 1 && rect.height > 1;
 }
