@@ -47,7 +47,9 @@ export class ToolRegistry {
     const parsed = tool.params.safeParse(parameters ?? {});
     if (!parsed.success) {
       const details = parsed.error.issues.map((issue) => ({ parameter: issue.path.map(String).join('.') || '(all)', message: issue.message, code: issue.code }));
-      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name}.`, details } });
+      // The reasons go in the message: it is what the model reads, and without them it cannot correct the call.
+      const reasons = details.map((detail) => `${detail.parameter}: ${detail.message}`).join('; ');
+      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name} — ${reasons}.`, details } });
     }
     try {
       const data = await runWithTimeout(tool, parsed.data, context, timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS);

@@ -24,6 +24,7 @@ export function isInlineBlock(element: Element): boolean {
   if (element.shadowRoot || element.localName === 'slot') return false;
   let pieces = 0;
   let plainText = false;
+  const plainElements: Element[] = [];
   for (let child = element.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === Node.TEXT_NODE) {
       if (/\S/.test((child as Text).data)) {
@@ -35,10 +36,11 @@ export function isInlineBlock(element: Element): boolean {
       if (!PHRASING.has(tag) || (child as Element).shadowRoot) return false;
       if (UNREAD.has(tag)) continue;
       pieces++;
-      if (isPlainInline(child as Element) && /\S/.test(child.textContent ?? '')) plainText = true;
+      if (isPlainInline(child as Element)) plainElements.push(child as Element);
     }
   }
-  return pieces >= 2 && plainText;
+  // Reading the children's text only now keeps a lone wrapper (nested thousands deep) cheap.
+  return pieces >= 2 && (plainText || plainElements.some((child) => /\S/.test(child.textContent ?? '')));
 }
 
 /**
@@ -50,19 +52,18 @@ export type InlinePart = string | 'skip' | 'read';
 /** The block's line: its visible text with each control's part where the control stands. */
 export function inlineText(element: Element, partOf: (child: Element) => InlinePart): string {
   let text = '';
-  for (let child = element.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === Node.TEXT_NODE) text += (child as Text).data;
-    else if (child.nodeType === Node.ELEMENT_NODE) {
-      const inner = child as Element;
-      if (inner.localName === 'br') {
-        text += ' ';
-        continue;
-      }
-      if (UNREAD.has(inner.localName) && inner.localName !== 'img') continue;
-      const part = partOf(inner);
-      if (part === 'read') text += inlineText(inner, partOf);
-      else if (part !== 'skip') text += ` ${part} `;
-    }
+  // A loop over a stack, not recursion: inline elements can nest thousands deep.
+  const stack: Node[] = Array.from(element.childNodes).reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === Node.TEXT_NODE) text += (node as Text).data;
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const inner = node as Element;
+    if (inner.localName === 'br') text += ' ';
+    if (inner.localName === 'br' || (UNREAD.has(inner.localName) && inner.localName !== 'img')) continue;
+    const part = partOf(inner);
+    if (part === 'read') for (let i = inner.childNodes.length - 1; i >= 0; i--) stack.push(inner.childNodes[i]!);
+    else if (part !== 'skip') text += ` ${part} `;
   }
   return text.replace(/\s+/g, ' ').trim();
 }
