@@ -7,6 +7,8 @@ import { defineTool } from './tool';
 /** The parent's token travels by postMessage and can land after the background asks: ask again a few times. */
 const TOKEN_RETRIES = 6;
 const TOKEN_RETRY_MS = 30;
+/** How long frames may take past the page's own walk. */
+const FRAME_GRACE_MS = 250;
 
 interface FrameWalk {
   frameId: number;
@@ -35,9 +37,12 @@ async function claimFrameTokens(tab: TargetTab, requestId: string, walks: FrameW
         return { walk, token };
       }),
     );
+    const claimed = unclaimed.length - answers.filter((answer) => answer.token === null).length;
     unclaimed = answers.filter((answer) => answer.token === null).map((answer) => answer.walk);
-    // Frames without a token are hidden ones (no placeholder): stop once every placeholder is claimed.
-    if ([...expected].every((token) => byToken.has(token))) break;
+    // Frames without a token are hidden ones (no placeholder), and a placeholder whose frame never
+    // answered (an ad that never loads) is never claimed: stop once every placeholder is claimed,
+    // or once a retry claims nothing more, rather than waiting out every retry.
+    if ([...expected].every((token) => byToken.has(token)) || (attempt > 0 && claimed === 0)) break;
   }
   return byToken;
 }
@@ -58,11 +63,16 @@ export const snapshot = defineTool({
     const frameIds = await injectPageScript(tab, PAGE_AGENT, { allFrames: true });
     const chain = childRequestId(requestId, 'snapshot');
     // Every frame walks itself; each parent's walk hands its visible iframes their tokens.
+    const ask = (frameId: number) => {
+      const request = { type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}` } };
+      return askFrameOrSkip(tab, frameId, request, PageSnapshot);
+    };
+    const page = ask(0);
+    // A frame still walking FRAME_GRACE_MS after the page is done (hung, still loading) is left
+    // out and said to be, rather than holding the whole snapshot up to its time limit.
+    const grace = page.then(() => new Promise<undefined>((done) => setTimeout(done, FRAME_GRACE_MS)), () => undefined);
     const walks = await Promise.all(
-      frameIds.map(async (frameId) => {
-        const request = { type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}` } };
-        return { frameId, answer: await askFrameOrSkip(tab, frameId, request, PageSnapshot) };
-      }),
+      frameIds.map(async (frameId) => ({ frameId, answer: frameId === 0 ? await page : await Promise.race([ask(frameId), grace]) })),
     );
     const byToken = await claimFrameTokens(tab, chain, walks);
     return mergeFrameSnapshots(walks.find((walk) => walk.frameId === 0)!.answer!, byToken);

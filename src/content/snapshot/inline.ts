@@ -3,6 +3,8 @@
  * "Delivery: 3–5 days", not two lines a model cannot pair up once a list holds several. Controls
  * inside the block (a link in a sentence) keep their refs, written inline where they stand.
  */
+import { pageText } from './page-text';
+
 const PHRASING = new Set([
   'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'input',
   'ins', 'kbd', 'label', 'mark', 'nobr', 'output', 'q', 's', 'samp', 'select', 'small', 'span', 'strike', 'strong', 'sub', 'sup',
@@ -56,7 +58,7 @@ export function inlineText(element: Element, partOf: (child: Element) => InlineP
   const stack: Node[] = Array.from(element.childNodes).reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.nodeType === Node.TEXT_NODE) text += (node as Text).data;
+    if (node.nodeType === Node.TEXT_NODE) text += pageText((node as Text).data);
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const inner = node as Element;
     if (inner.localName === 'br') text += ' ';

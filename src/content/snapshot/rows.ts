@@ -6,6 +6,8 @@
 const MIN_REPEATS = 3;
 const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'feed', 'table', 'treegrid', 'rowgroup']);
 const CONTROL_INSIDE = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[tabindex],[onclick],[contenteditable]';
+/** Paragraphs of a story scrolled in a box are text, however alike. */
+const PROSE = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'figure', 'figcaption', 'span', 'br']);
 /** Roles whose element is a row a person picks; with a tabindex (roving focus: -1 counts) they can be acted on. */
 export const ROW_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'gridcell']);
 
@@ -31,7 +33,7 @@ function repeatsAmongSiblings(row: Element): boolean {
  * inside it to act on — so the row itself is what a click means.
  */
 export function isListRow(row: Element, style: CSSStyleDeclaration, inScroller: boolean): boolean {
-  if (!inScroller) return false;
+  if (!inScroller || PROSE.has(row.localName)) return false;
   const placed = style.position === 'absolute' || style.transform !== 'none';
   const listed = LIST_ROLES.has(row.parentElement?.getAttribute('role') ?? '');
   if (!placed && !listed) return false;

@@ -6,6 +6,7 @@
 import { JawadError } from '../../protocol/errors';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineText, isInlineBlock, type InlinePart } from './inline';
+import { pageText } from './page-text';
 import { accessibleName } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
@@ -35,7 +36,7 @@ const FRAMES = new Set(['iframe', 'frame']);
  * Longer text is folded, and the line says so: the snapshot is for finding things and acting;
  * get and read_page return text whole.
  */
-const FOLD_AT = 1_000;
+const FOLD_AT = 4_000;
 const BUDGET_CHECK_EVERY = 64;
 
 interface Walk {
@@ -211,7 +212,7 @@ function markCovered(walk: Walk, segment: Segment): void {
  */
 function describeRef(walk: Walk, element: Element, role: string, inline = false): string {
   const ref = walk.refs.refFor(element);
-  const name = accessibleName(element, role);
+  const name = isContainer(element, role) ? accessibleName(element, 'group') : accessibleName(element, role);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
   if (name) parts.push(quote(name));
@@ -268,14 +269,15 @@ function emitInline(walk: Walk, element: Element): void {
     return `[${describeRef(walk, child, role, true)}]`;
   };
   const text = inlineText(element, partOf);
-  if (text) walk.lines.push(`- text: ${fold(text)}`);
+  if (text) walk.lines.push(fold(text));
 }
 
 function ownText(element: Element): string {
   let text = '';
   for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE) text += (child as Text).data;
-  return text ? fold(text.replace(/\s+/g, ' ').trim()) : '';
+  return text ? fold(pageText(text).replace(/\s+/g, ' ').trim()) : '';
 }
+
 
 function outOfBudget(walk: Walk): boolean {
   if (walk.partial) return true;
@@ -304,7 +306,7 @@ function isRepeating(element: Element): boolean {
  * there are and how to see the next ones.
  */
 function listWindow(walk: Walk, element: Element, rows: Element[]): Element[] {
-  if (rows.length <= LONG_LIST || !isRepeating(element)) return rows;
+  if (rows.length <= LONG_LIST || !isRepeating(element) || !rowsAreRecords(rows)) return rows;
   const pages = Math.ceil(rows.length / LIST_WINDOW);
   const page = Math.min(Math.max(walk.options.page ?? 1, 1), pages);
   const start = (page - 1) * LIST_WINDOW;
@@ -312,6 +314,19 @@ function listWindow(walk: Walk, element: Element, rows: Element[]): Element[] {
   const next = page < pages ? ` Snapshot with page: ${page + 1} for the next ${LIST_WINDOW}.` : '';
   walk.lines.push(`- note: ${rows.length} rows here; showing ${start + 1}–${start + shown.length}.${next}`);
   return shown;
+}
+
+const ACTIONABLE = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[role=option],[tabindex],[onclick]';
+const SAMPLE_ROWS = 10;
+
+/**
+ * Records (table rows with their buttons, a list of products or stations): what a window of rows
+ * summarises well. Rows that are only text (the lines of a poem, of a code listing) are what the
+ * page says, and stay whole.
+ */
+function rowsAreRecords(rows: readonly Element[]): boolean {
+  const sample = rows.slice(0, SAMPLE_ROWS);
+  return sample.filter((row) => row.matches(ACTIONABLE) || row.querySelector(ACTIONABLE) !== null).length * 2 >= sample.length;
 }
 
 /** An element still to visit, with what its ancestors pass down. */
@@ -367,16 +382,16 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element));
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, rect, inherited.scrolledInto);
   else if (shown && role === 'heading') {
-    if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
+    if (readable()) walk.lines.push(headingLine(accessibleName(element, role), element.getAttribute('aria-level') ?? element.localName.slice(1)));
   } else if (shown && !insideControl && !namesControl(walk, element) && isInlineBlock(element)) {
     if (readable()) emitInline(walk, element);
     return [];
   } else if (shown && !insideControl && !namesControl(walk, element)) {
     const text = ownText(element);
-    if (text && readable()) walk.lines.push(`- text: ${text}`);
+    if (text && readable()) walk.lines.push(text);
   }
   // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
-  const named = acts || (role === 'heading' && shown) || namesControl(walk, element);
+  const named = (acts && !isContainer(element, role)) || (role === 'heading' && shown) || namesControl(walk, element);
   const scroller = isScroller(element, style);
   const passed: Inherited = {
     insideControl: insideControl || named,
@@ -386,6 +401,24 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
     scrolledInto: scroller ? intersect(inherited.scrolledInto, rect) : inherited.scrolledInto,
   };
   return childrenToVisit(walk, element).map((child) => ({ element: child, inherited: passed }));
+}
+
+/** `## Title`: a heading as markdown writes it (levels 1–6). */
+function headingLine(name: string, level: string): string {
+  const depth = Math.min(Math.max(Number.parseInt(level, 10) || 2, 1), 6);
+  return `${'#'.repeat(depth)} ${pageText(name)}`;
+}
+
+/** More text than a name holds: a clickable card is named by its text, not a whole article. */
+const CONTAINER_TEXT = 200;
+
+/**
+ * A role-less element that can be focused or clicked but holds a page's worth of text (the skip
+ * link's target `<div id=maincontent tabindex=0>`, a clickable card with a story): it keeps its
+ * ref, but its content is listed as content, not folded into a name.
+ */
+function isContainer(element: Element, role: string): boolean {
+  return role === 'generic' && (element.textContent?.length ?? 0) > CONTAINER_TEXT;
 }
 
 /** A label of a rendered control, or the element a listed control is labelled by: its text is that control's name. */
