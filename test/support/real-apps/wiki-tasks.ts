@@ -1,0 +1,77 @@
+/**
+ * Realistic tasks on a real MediaWiki (test/support/real-apps/mediawiki.ts), each played by a
+ * scripted model that finds its targets by role and name in the snapshot text it is given, as a
+ * real model does, and each checked in the wiki's own state (its API) — never in the DOM.
+ */
+import type { Responder } from '../provider-server';
+import { scriptedAgent, type ScriptStep } from '../scripted-model';
+import { WIKI_ADMIN, type MediaWiki } from './mediawiki';
+
+export interface WikiTask {
+  name: string;
+  /** What the user asks. */
+  prompt: string;
+  /** Where the tab starts, relative to the wiki. */
+  start: string;
+  model(wiki: MediaWiki): Responder;
+  /** Throws unless the wiki's own state shows the task done. */
+  verify(wiki: MediaWiki, finalUrl: string): Promise<void>;
+}
+
+function expectThat(condition: boolean, message: string): void {
+  if (!condition) throw new Error(message);
+}
+
+/** Logging in, from the login form. */
+const logIn: ScriptStep[] = [
+  { tool: 'snapshot' },
+  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Username'), text: WIKI_ADMIN.user } }),
+  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Password'), text: WIKI_ADMIN.password } }),
+  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Log in') } }),
+];
+
+const NOTES = 'Jawad notes';
+const NOTES_TEXT = 'Meeting moved to Thursday. Bring the quarterly figures.';
+
+export const WIKI_TASKS: WikiTask[] = [
+  {
+    name: 'log in and create a page',
+    prompt: `Log in as ${WIKI_ADMIN.user} and create the page “${NOTES}” saying: ${NOTES_TEXT}`,
+    start: '/index.php?title=Special:UserLogin',
+    model: (wiki) =>
+      scriptedAgent([
+        ...logIn,
+        { tool: 'open_url', args: { url: `${wiki.url}/index.php?title=${encodeURIComponent(NOTES.replace(/ /g, '_'))}&action=edit` } },
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Wikitext source editor'), text: NOTES_TEXT } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Summary:'), text: 'Notes for Thursday' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save page') } }),
+      ], { final: `Created “${NOTES}”.` }),
+    async verify(wiki) {
+      const page = await wiki.latest(NOTES);
+      expectThat(page?.content === NOTES_TEXT, `the page holds ${JSON.stringify(page?.content)}`);
+      // Saved by the account, not by an anonymous IP: the login worked.
+      expectThat(page?.user === WIKI_ADMIN.user, `the revision is by ${page?.user}`);
+    },
+  },
+  {
+    name: 'filter the log with an overlay dropdown',
+    prompt: 'Show only the user creation log.',
+    start: '/index.php?title=Special:Log',
+    model: () =>
+      scriptedAgent([
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('combobox', /public logs/i) } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('option', 'User creation log') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Show') } }),
+      ], { final: 'Here is the user creation log.' }),
+    async verify(wiki, finalUrl) {
+      // The wiki's own answer at the address the browser ended on is the user creation log.
+      expectThat(new URL(finalUrl).searchParams.get('type') === 'newusers', `the browser ended on ${finalUrl}`);
+      const html = await (await fetch(finalUrl)).text();
+      expectThat(/<h1[^>]*>User creation log</.test(html), 'the wiki shows another log at that address');
+    },
+  },
+];
