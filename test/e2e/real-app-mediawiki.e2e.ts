@@ -23,11 +23,17 @@ for (const browserName of browsersUnderTest()) {
 
     for (const task of WIKI_TASKS) {
       it(task.name, async () => {
+        // Each task starts logged out, whatever the one before did.
+        const blank = await suite.jawad.openTab(`${wiki.url}/robots.txt`);
+        await blank.deleteCookie(...(await blank.cookies()));
+        await blank.close();
         const page = await suite.jawad.openTab(`${wiki.url}${task.start}`);
+        if (task.ready) await page.waitForSelector(task.ready, { timeout: 30_000 });
         suite.provider.setResponder(task.model(wiki));
         const outcome = await runAgentTask(suite.jawad.host, { task: task.prompt, approve: () => 'allow-once', timeoutMs: 90_000 });
         const failures = outcome.steps.filter((step) => step.status !== 'done').map((step) => `${step.tool}: ${step.status} ${JSON.stringify(step.result ?? null)}`);
         expect(failures).toEqual([]);
+        expect(outcome.answer.error?.message ?? '').toBe('');
         expect(outcome.answer.status).toBe('complete');
         await task.verify(wiki, page.url());
       }, 120_000);

@@ -50,6 +50,9 @@ export function roleOf(element: Element): string {
 
 import { ROW_ROLES } from './rows';
 
+/** Regions of a page: a pointer cursor over a whole navigation bar does not make it a control. */
+const LANDMARKS = new Set(['navigation', 'banner', 'main', 'contentinfo', 'complementary', 'region', 'search', 'form']);
+
 const NATIVE_CONTROLS = new Set(['button', 'select', 'textarea', 'summary']);
 
 /** Something a user can click, type into or choose: by tag, role, editability or click handler. */
@@ -64,7 +67,7 @@ export function isInteractive(element: Element, role: string, cursorPointer: boo
   // Lists with roving focus give every row but the current one tabindex=-1: all are rows to pick.
   if (tabIndex !== null && ROW_ROLES.has(role)) return true;
   if (tabIndex !== null && Number(tabIndex) >= 0 && tag !== 'body') return true;
-  return cursorPointer && !standsInForControl(element);
+  return cursorPointer && !LANDMARKS.has(role) && !standsInForControl(element);
 }
 
 /**

@@ -64,7 +64,7 @@ export async function startMediaWiki(): Promise<MediaWiki> {
     },
     async stop() {
       await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

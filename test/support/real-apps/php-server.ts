@@ -43,11 +43,19 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
 export async function startPhpServer(docroot: string, router: string, probePath: string, env: NodeJS.ProcessEnv = {}, port?: number): Promise<PhpServer> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', docroot, router], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  // Its own process group: with PHP_CLI_SERVER_WORKERS the server forks workers, which must stop with it.
+  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', docroot, router], { env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
   try {
     await waitUntilServing(`${url}${probePath}`, child, 30_000);
   } catch (error) {
-    child.kill('SIGKILL');
+    kill('SIGKILL');
     throw error;
   }
   return {
@@ -56,7 +64,7 @@ export async function startPhpServer(docroot: string, router: string, probePath:
       new Promise((done) => {
         if (child.exitCode !== null) return done();
         child.once('exit', () => done());
-        child.kill('SIGTERM');
+        kill('SIGTERM');
       }),
   };
 }

@@ -4,7 +4,7 @@
  * real model does, and each checked in the wiki's own state (its API) — never in the DOM.
  */
 import type { Responder } from '../provider-server';
-import { scriptedAgent, type ScriptStep } from '../scripted-model';
+import { scriptedAgent, snapshotEntries, type AgentContext, type ScriptStep } from '../scripted-model';
 import { WIKI_ADMIN, type MediaWiki } from './mediawiki';
 
 export interface WikiTask {
@@ -13,6 +13,11 @@ export interface WikiTask {
   prompt: string;
   /** Where the tab starts, relative to the wiki. */
   start: string;
+  /**
+   * What shows the start page finished loading, as a person would wait for it (the wiki's scripts
+   * turn its forms into widgets after load); the model never sees this.
+   */
+  ready?: string;
   model(wiki: MediaWiki): Responder;
   /** Throws unless the wiki's own state shows the task done. */
   verify(wiki: MediaWiki, finalUrl: string): Promise<void>;
@@ -32,6 +37,18 @@ const logIn: ScriptStep[] = [
 
 const NOTES = 'Jawad notes';
 const NOTES_TEXT = 'Meeting moved to Thursday. Bring the quarterly figures.';
+
+const MOVED = 'Welcome page';
+
+/**
+ * The move form's title field, as a model reads it: named "New title" once the wiki's widgets are
+ * up, or before that the field right after the "New title:" text that holds the current title.
+ */
+function newTitleField(ctx: AgentContext): string {
+  const fields = snapshotEntries(ctx.snapshotText ?? '').filter((entry) => /^(textbox|combobox)$/.test(entry.role));
+  const field = fields.find((entry) => /new title/i.test(entry.name)) ?? fields.find((entry) => entry.value === 'Main Page');
+  return field?.ref ?? ctx.findRef(/^(textbox|combobox)$/, /new title/i);
+}
 
 export const WIKI_TASKS: WikiTask[] = [
   {
@@ -58,6 +75,7 @@ export const WIKI_TASKS: WikiTask[] = [
     name: 'filter the log with an overlay dropdown',
     prompt: 'Show only the user creation log.',
     start: '/index.php?title=Special:Log',
+    ready: '.oo-ui-dropdownWidget-handle',
     model: () =>
       scriptedAgent([
         { tool: 'snapshot' },
@@ -72,6 +90,29 @@ export const WIKI_TASKS: WikiTask[] = [
       expectThat(new URL(finalUrl).searchParams.get('type') === 'newusers', `the browser ended on ${finalUrl}`);
       const html = await (await fetch(finalUrl)).text();
       expectThat(/<h1[^>]*>User creation log</.test(html), 'the wiki shows another log at that address');
+    },
+  },
+  {
+    name: 'move a page through a CSS-only menu',
+    prompt: `Log in and rename the main page to “${MOVED}”.`,
+    start: '/index.php?title=Special:UserLogin&returnto=Main_Page',
+    model: () =>
+      scriptedAgent([
+        ...logIn,
+        { tool: 'snapshot' },
+        // Vector's "More" menu: a transparent checkbox over its label; its items appear once it is ticked.
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'More') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Move') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'fill', args: { ref: newTitleField(ctx), text: MOVED } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Move page') } }),
+      ], { final: `Renamed the main page to “${MOVED}”.` }),
+    async verify(wiki) {
+      const moved = await wiki.latest(MOVED);
+      expectThat(Boolean(moved?.content.includes('MediaWiki has been installed')), `“${MOVED}” holds ${JSON.stringify(moved?.content.slice(0, 80))}`);
+      const redirect = await wiki.latest('Main Page');
+      expectThat(Boolean(redirect?.content.startsWith('#REDIRECT')), 'the old title does not redirect to the new one');
     },
   },
 ];
