@@ -35,7 +35,7 @@ for (const browserName of browsersUnderTest()) {
         expect(failures).toEqual([]);
         expect(outcome.answer.error?.message ?? '').toBe('');
         expect(outcome.answer.status).toBe('complete');
-        await task.verify(wiki, page.url());
+        await task.verify(wiki, page.url(), outcome.answer.content);
       }, 120_000);
     }
   });

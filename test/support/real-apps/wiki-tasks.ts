@@ -19,8 +19,8 @@ export interface WikiTask {
    */
   ready?: string;
   model(wiki: MediaWiki): Responder;
-  /** Throws unless the wiki's own state shows the task done. */
-  verify(wiki: MediaWiki, finalUrl: string): Promise<void>;
+  /** Throws unless the wiki's own state shows the task done (`answer`: what the agent told the user). */
+  verify(wiki: MediaWiki, finalUrl: string, answer: string): Promise<void>;
 }
 
 function expectThat(condition: boolean, message: string): void {
@@ -50,6 +50,7 @@ function newTitleField(ctx: AgentContext): string {
   return field?.ref ?? ctx.findRef(/^(textbox|combobox)$/, /new title/i);
 }
 
+/** In this order: moving the main page comes last, as the search reads it. */
 export const WIKI_TASKS: WikiTask[] = [
   {
     name: 'log in and create a page',
@@ -90,6 +91,29 @@ export const WIKI_TASKS: WikiTask[] = [
       expectThat(new URL(finalUrl).searchParams.get('type') === 'newusers', `the browser ended on ${finalUrl}`);
       const html = await (await fetch(finalUrl)).text();
       expectThat(/<h1[^>]*>User creation log</.test(html), 'the wiki shows another log at that address');
+    },
+  },
+  {
+    name: 'search the wiki and read the answer',
+    prompt: 'What does this wiki say about how to get started? Search for it.',
+    start: '/index.php?title=Special:Search',
+    model: () =>
+      scriptedAgent([
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('searchbox', /search/i), text: 'getting started' } }),
+        (ctx) => ({ tool: 'press_key', args: { ref: ctx.findRef('searchbox', /search/i), keys: 'Enter' } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Main Page') } }),
+        { tool: 'read_page' },
+      ], {
+        // The answer quotes the first sentence the page read back: what the user is told comes from the wiki.
+        final: (ctx) => `The main page says: ${/MediaWiki has been installed[^.]*\./.exec(ctx.lastResult?.content ?? '')?.[0] ?? '(nothing found)'}`,
+      }),
+    async verify(wiki, finalUrl, answer) {
+      expectThat(/title=Main_Page|\/Main_Page$/.test(finalUrl), `the browser ended on ${finalUrl}`);
+      const page = await wiki.latest('Main Page');
+      const quoted = /The main page says: (.+)$/.exec(answer)?.[1] ?? '';
+      expectThat(quoted.length > 20 && (page?.content ?? '').replace(/'''/g, '').includes(quoted), `the answer ${JSON.stringify(answer)} is not from the wiki's main page`);
     },
   },
   {
