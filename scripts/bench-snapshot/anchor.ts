@@ -19,6 +19,8 @@ export interface AnchorMeasurement {
   samples: number[];
   ms: number;
   text: string;
+  /** The page's visible text (body.innerText), what a snapshot's kept-words share is measured against. */
+  visibleText: string;
 }
 
 export interface AnchorSession extends Sampler {
@@ -29,9 +31,9 @@ export interface AnchorSession extends Sampler {
 /** A big table can take seconds; Playwright's default 30 s would fail a slow but valid run. */
 const SNAPSHOT_TIMEOUT_MS = 120_000;
 
-export function launchAnchorBrowser(): Promise<Browser> {
+export function launchAnchorBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   // Playwright adds --no-sandbox itself unless told to keep the sandbox: only root goes without.
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: sandboxFlags().length === 0, args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: sandboxFlags().length === 0, args: [...CHROMIUM_FLAGS, ...extraArgs] });
 }
 
 /** Opens the page in a fresh context and takes one untimed snapshot. */
@@ -40,6 +42,7 @@ export async function openAnchorSession(browser: Browser, url: string, log: (lin
   const close = () => context.close().catch(() => undefined);
   const samples: number[] = [];
   let text = '';
+  let visibleText = '';
   const page = await context.newPage();
   // playwright-core 1.65 has Page.ariaSnapshot, so no locator is needed; mode 'ai' is the output
   // with [ref=…] markers that Playwright's agents give models.
@@ -47,6 +50,7 @@ export async function openAnchorSession(browser: Browser, url: string, log: (lin
   try {
     await page.goto(url, { waitUntil: 'load' });
     await snapshot(); // warm-up, not timed
+    visibleText = await page.evaluate(() => document.body?.innerText ?? '');
   } catch (error) {
     await close();
     throw error;
@@ -61,7 +65,7 @@ export async function openAnchorSession(browser: Browser, url: string, log: (lin
     finish() {
       if (samples.length === 0) throw new Error('no snapshot was taken');
       log(`  Playwright ariaSnapshot: ${samples.map((ms) => ms.toFixed(1)).join(', ')} ms; ${text.length} chars`);
-      return { samples, ms: median(samples), text };
+      return { samples, ms: median(samples), text, visibleText };
     },
     close,
   };

@@ -100,14 +100,52 @@ function fromOpenGraph(doc: Document): Facts {
   };
 }
 
-/** Last resort: the page's main heading and the first price shown near it. */
+/** Text after the main heading up to the next heading (a product's summary), and whether a button sits in it. */
+const SUMMARY_CHARS = 600;
+
+function summaryAfter(heading: Element, scope: Element, tree: VisibleTree): { text: string; hasButton: boolean } {
+  const doc = heading.ownerDocument;
+  const walker = doc.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  let node = nextOutside(walker, heading);
+  let text = '';
+  let hasButton = false;
+  while (node && text.length < SUMMARY_CHARS) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      // Only what a person sees counts: a hidden price is no offer.
+      const parent = node.parentElement;
+      if (parent && !tree.hides(parent)) text += ` ${(node as Text).data}`;
+    } else {
+      const element = node as Element;
+      if (/^h[1-3]$/.test(element.localName)) break;
+      const type = element.getAttribute('type');
+      const isButton = element.localName === 'button' || element.getAttribute('role') === 'button' || (element.localName === 'input' && (type === 'submit' || type === 'button'));
+      if (isButton && !tree.hides(element)) hasButton = true;
+    }
+    node = walker.nextNode();
+  }
+  return { text: text.replace(/\s+/g, ' '), hasButton };
+}
+
+/** The first node after `element`'s subtree in document order. */
+function nextOutside(walker: TreeWalker, element: Element): Node | null {
+  walker.currentNode = element;
+  while (walker.currentNode && !walker.nextSibling()) if (!walker.parentNode()) return null;
+  return walker.currentNode === element ? null : walker.currentNode;
+}
+
+/**
+ * Last resort: the visible main heading, a price in the summary right under it, and a button there
+ * to buy with. A price mentioned in an article (a book that "sold for £2.50") is no offer.
+ */
 function fromVisiblePage(doc: Document, tree: VisibleTree | undefined): Facts {
   const heading = Array.from(doc.querySelectorAll('h1')).find((element) => tree && !tree.hides(element));
   if (!tree || !heading) return {};
   const name = text(visibleText(tree, heading));
-  const scope = heading.closest('main, article, [itemscope], section') ?? tree.root;
-  const match = /([$€£¥₹])\s?(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?)|(\d+(?:[.,]\d{2})?)\s?(EUR|USD|GBP|€)/.exec(tree.hides(scope) ? '' : visibleText(tree, scope));
-  if (!name || !match) return {};
+  const scope = heading.closest('main, article, [itemscope], section, form') ?? tree.root;
+  if (!name || tree.hides(scope)) return {};
+  const summary = summaryAfter(heading, scope, tree);
+  const match = /([$€£¥₹])\s?(\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?)|(\d+(?:[.,]\d{2})?)\s?(EUR|USD|GBP|€)/.exec(summary.text);
+  if (!match || !summary.hasButton) return {};
   const symbol = match[1] ?? match[4] ?? '';
   const amount = (match[2] ?? match[3] ?? '').replace(/[\s,](?=\d{3}\b)/g, '').replace(',', '.');
   return { name, price: amount, currency: CURRENCY_SYMBOLS[symbol] ?? symbol };
@@ -164,6 +202,24 @@ function vetted(facts: Facts, page: () => ShownFacts): Facts {
   return kept;
 }
 
+/** Schema.org types of pages that are about something other than an offer. */
+const NOT_OFFERS = /^(Article|NewsArticle|BlogPosting|Blog|ScholarlyArticle|TechArticle|Report|FAQPage|QAPage|ProfilePage|Person|Event|Recipe|Course|Dataset)$/;
+
+/** The page says what it is, and it is not a product: an encyclopedia article, a news story, a blog post. */
+function declaresOtherKind(doc: Document): boolean {
+  if (/^(article|profile|video\.|music\.|book)/.test(doc.querySelector('meta[property="og:type"]')?.getAttribute('content') ?? '')) return true;
+  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    try {
+      const parsed = JSON.parse(script.textContent ?? '') as unknown;
+      const nodes = Array.isArray(parsed) ? parsed : [parsed];
+      if (nodes.some((node) => NOT_OFFERS.test(String((node as JsonObject | null)?.['@type'] ?? '')))) return true;
+    } catch {
+      continue;
+    }
+  }
+  return false;
+}
+
 export function extractProduct(doc: Document, tree: VisibleTree | undefined): Product | null {
   let shown: ShownFacts | undefined;
   // The title shows too, in the tab strip (cut as everywhere else).
@@ -173,8 +229,9 @@ export function extractProduct(doc: Document, tree: VisibleTree | undefined): Pr
     ['microdata', vetted(fromMicrodata(doc, tree), page)],
     ['opengraph', vetted(fromOpenGraph(doc), page)],
   ];
-  // Declared data the page does not show leaves its name to the visible heading.
-  if (!sources.some(([, facts]) => facts.name)) sources.push(['visible', vetted(fromVisiblePage(doc, tree), page)]);
+  // Declared data the page does not show leaves its name to the visible heading — unless the page
+  // says it is something other than an offer (an article, a news story).
+  if (!sources.some(([, facts]) => facts.name) && !declaresOtherKind(doc)) sources.push(['visible', vetted(fromVisiblePage(doc, tree), page)]);
   const product: Product = { sources: [] };
   for (const field of FIELDS) {
     const source = sources.find(([, facts]) => facts[field]);

@@ -64,15 +64,14 @@ export const targetParams = {
 
 export { targetOf };
 
-/** For actions that may also apply to the page as a whole (scroll, press, get). */
-export const atMostOneTarget = z.refine<{ ref?: string; selector?: string }>(
-  (params) => !(params.ref && params.selector),
-  'Give ref or selector, not both (or neither, for the page)',
-);
-
+/**
+ * Actions on an element need one of ref or selector. Models do send both; the ref (what the model
+ * just read in a snapshot) wins, and the selector is ignored (targetOf), rather than refusing.
+ * Actions that may also apply to the page as a whole (scroll, press, get) take neither or either.
+ */
 export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
-  (params) => Boolean(params.ref) !== Boolean(params.selector),
-  'Give either ref (from the snapshot tool) or selector, not both',
+  (params) => Boolean(params.ref || params.selector),
+  'Give ref (from the snapshot tool) or a CSS selector of the element to act on',
 );
 
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */

@@ -50,7 +50,9 @@ export class ToolRegistry {
     const parsed = tool.params.safeParse(parameters ?? {});
     if (!parsed.success) {
       const details = parsed.error.issues.map((issue) => ({ parameter: issue.path.map(String).join('.') || '(all)', message: issue.message, code: issue.code }));
-      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name}.`, details } });
+      // The reasons go in the message: it is what the model reads, and without them it cannot correct the call.
+      const reasons = details.map((detail) => `${detail.parameter}: ${detail.message}`).join('; ');
+      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name} — ${reasons}.`, details } });
     }
     if (context.signal?.aborted) return finish({ success: false, error: { code: 'CANCELLED', message: `${name} was not run: the task was stopped.` } });
     try {

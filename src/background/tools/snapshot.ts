@@ -7,6 +7,8 @@ import { defineTool } from './tool';
 /** A frame's claim travels by postMessage and can land after the background asks: ask again a few times. */
 const CLAIM_RETRIES = 6;
 const CLAIM_RETRY_MS = 30;
+/** How long frames may take past the page's own walk. */
+const FRAME_GRACE_MS = 250;
 
 interface FrameWalk {
   frameId: number;
@@ -42,8 +44,12 @@ async function locateFrames(tab: TargetTab, requestId: string, walks: FrameWalk[
         for (const [token, said] of Object.entries(claims)) claimsByToken.set(token, said);
       }),
     );
-    // Only a placeholder nothing has claimed yet is worth asking about again (a frame still posting).
+    // Only a placeholder nothing has claimed yet is worth asking about again (a frame still posting);
+    // a frame that never answered (an ad that never loads) is never claimed, so stop once a retry
+    // places nothing more rather than waiting out every retry.
+    const before = pending.length;
     pending = pending.filter((walk) => placeholders(walk).some((token) => (claimsByToken.get(token) ?? []).length === 0));
+    if (attempt > 0 && pending.length === before) break;
   }
   const byToken = new Map<string, PageSnapshot | undefined>();
   // No claim at all: the frame never answered. Claims that do not add up leave the token out.
@@ -72,12 +78,17 @@ export const snapshot = defineTool({
     const frameOfClaim = newClaims(frameIds);
     const claimOf = new Map([...frameOfClaim].map(([claim, frameId]) => [frameId, claim]));
     // Every frame walks itself (and posts its claim to its parent); each parent tags its visible iframes.
+    const ask = (frameId: number) => {
+      const claim = claimOf.get(frameId);
+      const payload = { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}`, ...(claim ? { claim } : {}) };
+      return askFrameOrSkip(tab, frameId, { type: 'SNAPSHOT' as const, requestId: chain, payload }, PageSnapshot);
+    };
+    const page = ask(0);
+    // A frame still walking FRAME_GRACE_MS after the page is done (hung, still loading) is left
+    // out and said to be, rather than holding the whole snapshot up to its time limit.
+    const grace = page.then(() => new Promise<undefined>((done) => setTimeout(done, FRAME_GRACE_MS)), () => undefined);
     const walks = await Promise.all(
-      frameIds.map(async (frameId) => {
-        const claim = claimOf.get(frameId);
-        const payload = { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}`, ...(claim ? { claim } : {}) };
-        return { frameId, answer: await askFrameOrSkip(tab, frameId, { type: 'SNAPSHOT' as const, requestId: chain, payload }, PageSnapshot) };
-      }),
+      frameIds.map(async (frameId) => ({ frameId, answer: frameId === 0 ? await page : await Promise.race([ask(frameId), grace]) })),
     );
     const byToken = await locateFrames(tab, chain, walks, frameOfClaim);
     return mergeFrameSnapshots(walks.find((walk) => walk.frameId === 0)!.answer!, byToken);

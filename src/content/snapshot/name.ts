@@ -3,7 +3,7 @@ import { secretOf } from '../secret';
 import { type BackgroundFinder, VisibleTree, visibleText } from '../visibility';
 
 const MAX_NAME = 80;
-const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'generic']);
+const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'row', 'listitem', 'generic']);
 
 function clean(text: string | null | undefined): string {
   const value = (text ?? '').replace(/\s+/g, ' ').trim();
@@ -45,7 +45,33 @@ function textOfLabel(node: Node): string {
 function labelText(element: Element): string {
   const labels = (element as HTMLInputElement).labels;
   if (labels && labels.length > 0) return Array.from(labels, textOfLabel).join(' ');
-  return '';
+  const wrapperLabel = labelOfWrapper(element);
+  return wrapperLabel ? textOfLabel(wrapperLabel) : '';
+}
+
+const WRAPPER_LEVELS = 5;
+const FIELDS = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]),textarea,select';
+
+/** A label that labels nothing the browser knows of (no `for`, or `for` a wrapper; no control inside). */
+function strayLabel(scope: Element): HTMLLabelElement | null {
+  for (const label of Array.from(scope.querySelectorAll('label'))) if (!label.control) return label;
+  return null;
+}
+
+/**
+ * Widget toolkits (OOUI, many design systems) lay a field out as a label and a widget in one box,
+ * the label pointing at the widget's wrapper or at nothing, which no browser reads as a name. When
+ * the nearest box holding such a label holds this one field (that shows), the label is the field's.
+ */
+function labelOfWrapper(element: Element): HTMLLabelElement | null {
+  let wrapper = element.parentElement;
+  for (let level = 0; wrapper && level < WRAPPER_LEVELS; level++, wrapper = wrapper.parentElement) {
+    const label = (wrapper.id ? element.ownerDocument.querySelector<HTMLLabelElement>(`label[for="${CSS.escape(wrapper.id)}"]`) : null) ?? strayLabel(wrapper);
+    if (!label) continue;
+    const fields = Array.from(wrapper.querySelectorAll(FIELDS)).filter((field) => field.checkVisibility());
+    return fields.length === 1 && fields[0] === element ? label : null;
+  }
+  return null;
 }
 
 /**

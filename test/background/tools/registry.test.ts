@@ -61,6 +61,8 @@ describe('ToolRegistry', () => {
     expect(result.error?.code).toBe('VALIDATION_ERROR');
     const details = result.error?.details as Array<{ parameter: string }>;
     expect(details.map((d) => d.parameter).sort()).toEqual(['text', 'times']);
+    // The reasons are in the message, which is what a model reads.
+    expect(result.error?.message).toMatch(/^Invalid parameters for echo — (text|times): .+; (text|times): .+\.$/);
   });
 
   it('answers an unknown tool with TOOL_NOT_FOUND', async () => {
