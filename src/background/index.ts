@@ -9,11 +9,14 @@ import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
 import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
+import { SearchIndex } from '../db/search-index';
 import { allowProviderOrigin, installBrowserHooks } from '../platform';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './agent/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
+import { CostService } from './history/cost-service';
+import { createHistoryHandlers } from './history/history-handlers';
 import { streamChat } from './llm/router';
 import { testConnection } from './llm/test-connection';
 import { queryActiveTab } from './page-scripts';
@@ -28,6 +31,8 @@ const db = database();
 const conversations = new ConversationStore(db);
 const settings = new SettingsStore(db);
 const steps = new StepStore(db);
+const search = new SearchIndex(db);
+const costs = new CostService(db);
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
   get: async (key) => (await browser.storage.session.get(key))[key],
@@ -68,7 +73,19 @@ const chat: ChatService = new ChatService({
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker }),
+  createHandlers({
+    chat,
+    conversations,
+    settings,
+    testConnection,
+    allowProviderOrigin,
+    voice: new VoiceService(settings, transcribe),
+    tools,
+    steps,
+    harbor,
+    broker,
+    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, sendConversations }),
+  }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

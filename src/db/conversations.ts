@@ -22,9 +22,37 @@ export class ConversationStore {
     return this.db.conversations.get(id);
   }
 
-  /** Newest first. */
-  list(limit = 200): Promise<Conversation[]> {
-    return this.db.conversations.orderBy('updatedAt').reverse().limit(limit).toArray();
+  /** Pinned ones first, then newest first. */
+  async list(limit = 500): Promise<Conversation[]> {
+    const pinned = await this.db.conversations.filter((c) => c.pinned === true).toArray();
+    const recent = await this.db.conversations.orderBy('updatedAt').reverse().filter((c) => c.pinned !== true).limit(limit).toArray();
+    return [...pinned.sort((a, b) => b.updatedAt - a.updatedAt), ...recent];
+  }
+
+  /** True when the conversation exists. */
+  async rename(id: string, title: string): Promise<boolean> {
+    return (await this.db.conversations.update(id, { title: title.trim() })) === 1;
+  }
+
+  async setPinned(id: string, pinned: boolean): Promise<boolean> {
+    return (await this.db.conversations.update(id, { pinned })) === 1;
+  }
+
+  /**
+   * The latest `limit` messages, or from `focus` on when it is older, and how many older ones were
+   * left out: opening a conversation reads only what the sidebar shows.
+   */
+  async recentMessages(conversationId: string, limit: number, focus?: string): Promise<{ messages: MessageRow[]; earlier: number }> {
+    const range = this.db.messages.where('[conversationId+createdAt]');
+    const focused = focus ? await this.db.messages.get(focus) : undefined;
+    const from = focused?.conversationId === conversationId ? focused.createdAt : Infinity;
+    const latest = await range.between([conversationId, -Infinity], [conversationId, Infinity]).reverse().limit(limit).toArray();
+    const oldest = latest.at(-1)?.createdAt ?? Infinity;
+    const older = from < oldest ? await range.between([conversationId, from], [conversationId, oldest], true, false).toArray() : [];
+    const messages = [...older, ...latest.reverse()];
+    const first = messages[0]?.createdAt ?? Infinity;
+    const earlier = await range.between([conversationId, -Infinity], [conversationId, first], true, false).count();
+    return { messages, earlier };
   }
 
   messages(conversationId: string): Promise<MessageRow[]> {

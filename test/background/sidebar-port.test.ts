@@ -121,6 +121,13 @@ describe('SidebarPorts.dispatch', () => {
       REVOKE_GRANT: { grantId: 'g1' },
       SAVE_HARBOR_OPTIONS: { submitAlwaysAsks: true },
       PING: {},
+      SEARCH_HISTORY: { query: 'invoice' },
+      RENAME_CONVERSATION: { conversationId: 'c1', title: 'Trip' },
+      PIN_CONVERSATION: { conversationId: 'c1', pinned: true },
+      EXPORT_ARCHIVE: { transferId: 't1' },
+      EXPORT_MARKDOWN: { conversationId: 'c1' },
+      IMPORT_PART: { transferId: 't1', index: 0, count: 1, text: '{}' },
+      GET_COSTS: {},
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

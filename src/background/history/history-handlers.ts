@@ -1,0 +1,66 @@
+import { JawadError, type BackgroundEvent, type SidebarRequestType } from '../../protocol';
+import { exportArchive, importArchive } from '../../db/archive';
+import { publicMessage, type ConversationStore } from '../../db/conversations';
+import type { JawadDatabase } from '../../db/database';
+import { parseImport } from '../../db/import-formats';
+import type { SearchIndex } from '../../db/search-index';
+import type { StepStore } from '../../db/steps';
+import type { Handler } from '../handlers';
+import type { CostService } from './cost-service';
+import { conversationMarkdown, markdownFilename } from './markdown-export';
+import { PartAssembler, splitText } from './transfer';
+
+export type HistoryRequestType = Extract<SidebarRequestType, 'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS'>;
+export type HistoryHandlers = { [T in HistoryRequestType]: Handler<T> };
+
+export interface HistoryDeps {
+  db: JawadDatabase;
+  conversations: ConversationStore;
+  steps: StepStore;
+  search: SearchIndex;
+  costs: CostService;
+  /** Tells every sidebar the conversation list changed. */
+  sendConversations: (requestId: string, send: (event: BackgroundEvent) => void) => Promise<void>;
+}
+
+const notFound = () => new JawadError('NOT_FOUND', 'That conversation no longer exists.');
+
+export function createHistoryHandlers({ db, conversations, steps, search, costs, sendConversations }: HistoryDeps): HistoryHandlers {
+  const imports = new PartAssembler();
+  return {
+    SEARCH_HISTORY: async (request, { reply }) => {
+      const { query } = request.payload;
+      reply({ type: 'SEARCH_RESULTS', requestId: request.requestId, payload: { query, hits: await search.search(query) } });
+    },
+    RENAME_CONVERSATION: async (request, { broadcast }) => {
+      if (!(await conversations.rename(request.payload.conversationId, request.payload.title))) throw notFound();
+      await sendConversations(request.requestId, broadcast);
+    },
+    PIN_CONVERSATION: async (request, { broadcast }) => {
+      if (!(await conversations.setPinned(request.payload.conversationId, request.payload.pinned))) throw notFound();
+      await sendConversations(request.requestId, broadcast);
+    },
+    EXPORT_ARCHIVE: async (request, { reply }) => {
+      const parts = splitText(JSON.stringify(await exportArchive(db)));
+      const { transferId } = request.payload;
+      parts.forEach((text, index) => reply({ type: 'ARCHIVE_PART', requestId: request.requestId, payload: { transferId, index, count: parts.length, text } }));
+    },
+    EXPORT_MARKDOWN: async (request, { reply }) => {
+      const conversation = await conversations.get(request.payload.conversationId);
+      if (!conversation) throw notFound();
+      const messages = (await conversations.messages(conversation.id)).map(publicMessage);
+      const markdown = conversationMarkdown(conversation, messages, await steps.list(conversation.id));
+      reply({ type: 'MARKDOWN', requestId: request.requestId, payload: { filename: markdownFilename(conversation), markdown } });
+    },
+    IMPORT_PART: async (request, { reply, broadcast }) => {
+      const text = imports.add(request.payload);
+      if (text === undefined) return;
+      const result = await importArchive(db, parseImport(text), request.payload.apply);
+      reply({ type: 'IMPORT_RESULT', requestId: request.requestId, payload: result });
+      if (result.applied) await sendConversations(request.requestId, broadcast);
+    },
+    GET_COSTS: async (request, { reply }) => {
+      reply({ type: 'COSTS', requestId: request.requestId, payload: await costs.report(request.payload.conversationId) });
+    },
+  };
+}
