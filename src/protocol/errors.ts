@@ -49,8 +49,18 @@ export class JawadError extends Error {
 /** Turns anything thrown into a payload; unknown throwables become EXECUTION_ERROR. */
 export function toErrorPayload(error: unknown): ErrorPayload {
   if (error instanceof JawadError) return error.toPayload();
+  if (isQuotaError(error)) return { code: 'EXECUTION_ERROR', message: QUOTA_MESSAGE };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'EXECUTION_ERROR', message: message || 'Something went wrong.' };
+}
+
+export const QUOTA_MESSAGE =
+  'Jawad’s storage is full, so this was not saved (what was saved before is intact). Free disk space, or export your history and delete old conversations, then try again.';
+
+/** IndexedDB's "disk full" error, raw (DOMException) or wrapped by Dexie (same name, or as its inner error). */
+export function isQuotaError(error: unknown): boolean {
+  const named = (value: unknown) => typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'QuotaExceededError';
+  return named(error) || named((error as { inner?: unknown } | null)?.inner);
 }
 
 /** Summarises zod issues as plain JSON (ZodError itself does not survive messaging). */

@@ -1,4 +1,5 @@
-import type { AgentStep, StoredMessage } from '../../protocol';
+import type { AgentStep, CostRow, StoredMessage } from '../../protocol';
+import { formatCost, formatTokens } from '../history-format';
 import { retry } from '../store';
 import { ActionLog } from './ActionLog';
 import { Markdown } from './Markdown';
@@ -24,11 +25,20 @@ function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   );
 }
 
-export function MessageItem({ message, steps, canRetry }: { message: StoredMessage; steps: AgentStep[]; canRetry: boolean }) {
+/** Every model call this answer made (one for a reply, several for an agent task), from the usage records. */
+function Cost({ row }: { row: CostRow }) {
+  return (
+    <span class="usage" data-testid="reply-cost" title={`${row.calls} model call${row.calls === 1 ? '' : 's'}`}>
+      {formatTokens(row)} tokens · {formatCost(row)}
+    </span>
+  );
+}
+
+export function MessageItem({ message, steps, canRetry, cost, focused }: { message: StoredMessage; steps: AgentStep[]; canRetry: boolean; cost?: CostRow | undefined; focused?: boolean }) {
   const isUser = message.role === 'user';
   return (
     <article
-      class={`message ${message.role} ${message.status}`}
+      class={`message ${message.role} ${message.status}${focused ? ' focused' : ''}`}
       data-status={message.status}
       data-message-id={message.id}
       aria-busy={message.status === 'streaming'}
@@ -46,7 +56,7 @@ export function MessageItem({ message, steps, canRetry }: { message: StoredMessa
       {!isUser && (
         <footer class="message-footer">
           {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
-          {message.usage && <Usage usage={message.usage} />}
+          {cost ? <Cost row={cost} /> : message.usage && <Usage usage={message.usage} />}
           {canRetry && message.status !== 'streaming' && (
             <button type="button" class="link-button" onClick={() => retry(message.id)}>
               Retry
