@@ -17,6 +17,7 @@ import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
 import { CostService } from './history/cost-service';
 import { createHistoryHandlers } from './history/history-handlers';
+import { MemoryService } from './memory/memory-service';
 import { streamChat } from './llm/router';
 import { testConnection } from './llm/test-connection';
 import { queryActiveTab } from './page-scripts';
@@ -33,6 +34,7 @@ const settings = new SettingsStore(db);
 const steps = new StepStore(db);
 const search = new SearchIndex(db);
 const costs = new CostService(db);
+const memory = new MemoryService({ db, search, activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
   get: async (key) => (await browser.storage.session.get(key))[key],
@@ -71,6 +73,7 @@ const chat: ChatService = new ChatService({
     emit: (event) => ports.broadcast(event),
   }),
   emit: (event) => ports.broadcast(event),
+  memory,
 });
 const ports = new SidebarPorts(
   createHandlers({
@@ -84,7 +87,7 @@ const ports = new SidebarPorts(
     steps,
     harbor,
     broker,
-    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, sendConversations }),
+    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, memory, sendConversations }),
   }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,

@@ -117,6 +117,6 @@ export class ConversationStore {
 
 /** What the sidebar may see of a stored message (the attached page text stays in the background). */
 export function publicMessage(row: MessageRow): StoredMessage {
-  const { pageContext: _pageContext, prompt: _prompt, agent: _agent, ...message } = row;
+  const { pageContext: _pageContext, prompt: _prompt, agent: _agent, memoryContext: _memory, forgotten: _forgotten, ...message } = row;
   return message;
 }

@@ -10,6 +10,10 @@ export interface MessageRow extends StoredMessage {
   prompt?: string;
   /** The answer came from the agent loop (a retry runs it as an agent again). */
   agent?: boolean;
+  /** What memory recalled for this turn, as the model was given it (user turns). */
+  memoryContext?: string;
+  /** The user asked memory to leave this message out of recall. */
+  forgotten?: boolean;
 }
 
 export type SettingsRow =

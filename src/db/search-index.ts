@@ -7,6 +7,8 @@ export interface HistoryDocMeta {
   conversationId: string;
   messageId: string;
   createdAt: number;
+  /** Left out of memory's recall at the user's request. */
+  forgotten?: boolean;
 }
 
 const SEARCH_LIMIT = 30;
@@ -18,7 +20,8 @@ export function stepText(step: AgentStep): string {
 }
 
 function messageDoc(row: MessageRow) {
-  return { key: `m:${row.id}`, text: row.content, meta: { kind: 'message', conversationId: row.conversationId, messageId: row.id, createdAt: row.createdAt } as const };
+  const meta: HistoryDocMeta = { kind: 'message', conversationId: row.conversationId, messageId: row.id, createdAt: row.createdAt, ...(row.forgotten ? { forgotten: true } : {}) };
+  return { key: `m:${row.id}`, text: row.content, meta };
 }
 
 function stepDoc(step: AgentStep) {
@@ -76,6 +79,19 @@ export class SearchIndex {
     const query = parseQuery(text);
     const ranked = (await this.ready()).search(query, { mode: 'all', limit });
     return this.hits(ranked, query);
+  }
+
+  /**
+   * Past messages related to a question (memory's recall): any of its words counts, at least two
+   * when it has two; messages of `exclude` (the conversation being had) and forgotten ones are left out.
+   */
+  async related(query: Query, exclude: string | undefined, limit: number): Promise<Ranked<HistoryDocMeta>[]> {
+    return (await this.ready()).search(query, {
+      mode: 'any',
+      minTerms: 2,
+      limit,
+      filter: (meta) => meta.kind === 'message' && meta.conversationId !== exclude && !meta.forgotten,
+    });
   }
 
   private async hits(ranked: Ranked<HistoryDocMeta>[], query: Query): Promise<SearchHit[]> {

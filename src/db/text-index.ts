@@ -61,6 +61,8 @@ export interface SearchOptions<M> {
   mode: 'all' | 'any';
   limit: number;
   filter?: (meta: M) => boolean;
+  /** mode any: how many of the query's words a document must contain at least. */
+  minTerms?: number;
 }
 
 const K1 = 1.2;
@@ -191,7 +193,8 @@ export class TextIndex<M> {
     }
     const ranked: Ranked<M>[] = [];
     for (const [slot, score] of scores) {
-      if (options.mode === 'all' && matched.get(slot) !== groups.length) continue;
+      const needed = options.mode === 'all' ? groups.length : Math.min(options.minTerms ?? 1, groups.length);
+      if (matched.get(slot)! < needed) continue;
       const { doc } = this.slots[slot]!;
       if (options.filter && !options.filter(doc.meta)) continue;
       ranked.push({ key: doc.key, score, meta: doc.meta, text: doc.text });

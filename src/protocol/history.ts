@@ -35,6 +35,22 @@ export const Memory = z.object({
 });
 export type Memory = z.infer<typeof Memory>;
 
+/** Something memory put in front of the model for an answer, with where it came from. */
+export const UsedContext = z.object({
+  kind: z.enum(['memory', 'message']),
+  id: z.string(),
+  /** What the model was given (cut for display). */
+  text: z.string(),
+  source: MemorySource,
+  site: z.optional(z.string()),
+  url: z.optional(z.string()),
+  /** The page's or the earlier conversation's title. */
+  title: z.optional(z.string()),
+  conversationId: z.optional(z.string()),
+  createdAt: z.number(),
+});
+export type UsedContext = z.infer<typeof UsedContext>;
+
 // ---- Search ---------------------------------------------------------------------------------
 
 export const Snippet = z.object({

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ErrorPayload } from './errors';
-import { CostReport, ImportPreview, MAX_IMPORT_CHARS, SearchHit, TRANSFER_CHUNK_CHARS } from './history';
+import { CostReport, ImportPreview, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
@@ -49,6 +49,8 @@ export const StoredMessage = z.object({
   page: z.optional(PageRef),
   /** The model that wrote an assistant turn. */
   model: z.optional(z.string()),
+  /** What memory gave the model for this answer (issue 14). */
+  context: z.optional(z.array(UsedContext)),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -92,6 +94,16 @@ function historyRequests() {
     /** One part of a file to import; once all parts are in: a preview, or the import itself when `apply`. */
     message('IMPORT_PART', z.object({ ...TransferPart, apply: z._default(z.boolean(), false) })),
     message('GET_COSTS', z.object({ conversationId: z.optional(Id) })),
+    message('LIST_MEMORIES', Empty),
+    /** Adds a memory (no id) or changes one; page memories keep their site. */
+    message('SAVE_MEMORY', z.object({
+      id: z.optional(Id),
+      text: z.string().check(z.trim(), z.minLength(1, 'A memory cannot be empty'), z.maxLength(MAX_MEMORY_CHARS)),
+      pinned: z._default(z.boolean(), false),
+    })),
+    /** Forgets a memory, or keeps a past message out of memory from now on (the message itself stays). */
+    message('FORGET_MEMORY', z.object({ kind: z.enum(['memory', 'message']), id: Id })),
+    message('SET_MEMORY_ENABLED', z.object({ enabled: z.boolean() })),
   ] as const;
 }
 
@@ -102,6 +114,7 @@ function historyEvents() {
     message('MARKDOWN', z.object({ filename: z.string(), markdown: z.string() })),
     message('IMPORT_RESULT', ImportPreview),
     message('COSTS', CostReport),
+    message('MEMORIES', z.object({ enabled: z.boolean(), memories: z.array(Memory) })),
   ] as const;
 }
 

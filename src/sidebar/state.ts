@@ -9,6 +9,7 @@ import {
   type Conversation,
   type CostReport,
   type ImportPreview,
+  type Memory,
   type SearchHit,
   type ErrorPayload,
   type Grant,
@@ -51,6 +52,8 @@ export interface ChatState {
   /** What an import would add, or added. */
   importResult: ImportPreview | undefined;
   costs: CostReport | undefined;
+  /** Saved memories and whether memory is on, once the memory view has asked. */
+  memory: { enabled: boolean; memories: Memory[] } | undefined;
 }
 
 export const initialState: ChatState = {
@@ -71,6 +74,7 @@ export const initialState: ChatState = {
   search: undefined,
   importResult: undefined,
   costs: undefined,
+  memory: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -167,6 +171,8 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return ownRequests.has(event.requestId) ? { ...state, importResult: event.payload } : state;
     case 'COSTS':
       return ownRequests.has(event.requestId) ? { ...state, costs: event.payload } : state;
+    case 'MEMORIES':
+      return { ...state, memory: event.payload };
     case 'ARCHIVE_PART':
     case 'MARKDOWN':
       return state; // files to save: the store hands them to the browser (store.ts)

@@ -5,7 +5,7 @@ import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
-export type View = 'chat' | 'history' | 'settings' | 'tools';
+export type View = 'chat' | 'history' | 'settings' | 'tools' | 'memory';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
@@ -308,4 +308,21 @@ export function cancelImport(): void {
 export function loadCosts(): void {
   const conversationId = state.value.conversation?.id;
   send({ type: 'GET_COSTS', payload: conversationId ? { conversationId } : {} });
+}
+
+export function loadMemories(): void {
+  send({ type: 'LIST_MEMORIES', payload: {} });
+}
+
+export function saveMemory(text: string, pinned: boolean, id?: string): void {
+  send({ type: 'SAVE_MEMORY', payload: { text, pinned, ...(id ? { id } : {}) } });
+}
+
+/** Forgets a memory, or keeps a past message out of memory (the message stays in its conversation). */
+export function forgetMemory(kind: 'memory' | 'message', id: string): void {
+  send({ type: 'FORGET_MEMORY', payload: { kind, id } });
+}
+
+export function setMemoryEnabled(enabled: boolean): void {
+  send({ type: 'SET_MEMORY_ENABLED', payload: { enabled } });
 }

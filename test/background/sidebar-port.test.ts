@@ -20,6 +20,7 @@ function spyTable(): SpyTable {
     'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PERMISSION_RESPONSE', 'GET_GRANTS',
     'REVOKE_GRANT', 'SAVE_HARBOR_OPTIONS', 'PING',
     'SEARCH_HISTORY', 'RENAME_CONVERSATION', 'PIN_CONVERSATION', 'EXPORT_ARCHIVE', 'EXPORT_MARKDOWN', 'IMPORT_PART', 'GET_COSTS',
+    'LIST_MEMORIES', 'SAVE_MEMORY', 'FORGET_MEMORY', 'SET_MEMORY_ENABLED',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -129,6 +130,10 @@ describe('SidebarPorts.dispatch', () => {
       EXPORT_MARKDOWN: { conversationId: 'c1' },
       IMPORT_PART: { transferId: 't1', index: 0, count: 1, text: '{}' },
       GET_COSTS: {},
+      LIST_MEMORIES: {},
+      SAVE_MEMORY: { text: 'Prefers aisle seats' },
+      FORGET_MEMORY: { kind: 'memory', id: 'x' },
+      SET_MEMORY_ENABLED: { enabled: false },
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

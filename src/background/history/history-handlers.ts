@@ -6,11 +6,15 @@ import { parseImport } from '../../db/import-formats';
 import type { SearchIndex } from '../../db/search-index';
 import type { StepStore } from '../../db/steps';
 import type { Handler } from '../handlers';
+import type { MemoryService } from '../memory/memory-service';
 import type { CostService } from './cost-service';
 import { conversationMarkdown, markdownFilename } from './markdown-export';
 import { PartAssembler, splitText } from './transfer';
 
-export type HistoryRequestType = Extract<SidebarRequestType, 'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS'>;
+export type HistoryRequestType = Extract<
+  SidebarRequestType,
+  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED'
+>;
 export type HistoryHandlers = { [T in HistoryRequestType]: Handler<T> };
 
 export interface HistoryDeps {
@@ -19,14 +23,18 @@ export interface HistoryDeps {
   steps: StepStore;
   search: SearchIndex;
   costs: CostService;
+  memory: MemoryService;
   /** Tells every sidebar the conversation list changed. */
   sendConversations: (requestId: string, send: (event: BackgroundEvent) => void) => Promise<void>;
 }
 
 const notFound = () => new JawadError('NOT_FOUND', 'That conversation no longer exists.');
 
-export function createHistoryHandlers({ db, conversations, steps, search, costs, sendConversations }: HistoryDeps): HistoryHandlers {
+export function createHistoryHandlers({ db, conversations, steps, search, costs, memory, sendConversations }: HistoryDeps): HistoryHandlers {
   const imports = new PartAssembler();
+  const sendMemories = async (requestId: string, send: (event: BackgroundEvent) => void) => {
+    send({ type: 'MEMORIES', requestId, payload: { enabled: await memory.enabled(), memories: await memory.list() } });
+  };
   return {
     SEARCH_HISTORY: async (request, { reply }) => {
       const { query } = request.payload;
@@ -61,6 +69,19 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
     },
     GET_COSTS: async (request, { reply }) => {
       reply({ type: 'COSTS', requestId: request.requestId, payload: await costs.report(request.payload.conversationId) });
+    },
+    LIST_MEMORIES: (request, { reply }) => sendMemories(request.requestId, reply),
+    SAVE_MEMORY: async (request, { broadcast }) => {
+      await memory.save(request.payload);
+      await sendMemories(request.requestId, broadcast);
+    },
+    FORGET_MEMORY: async (request, { broadcast }) => {
+      await memory.forget(request.payload.kind, request.payload.id);
+      await sendMemories(request.requestId, broadcast);
+    },
+    SET_MEMORY_ENABLED: async (request, { broadcast }) => {
+      await memory.setEnabled(request.payload.enabled);
+      await sendMemories(request.requestId, broadcast);
     },
   };
 }

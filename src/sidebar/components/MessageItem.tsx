@@ -1,6 +1,6 @@
-import type { AgentStep, CostRow, StoredMessage } from '../../protocol';
+import type { AgentStep, CostRow, StoredMessage, UsedContext } from '../../protocol';
 import { formatCost, formatTokens } from '../history-format';
-import { retry } from '../store';
+import { forgetMemory, openConversation, retry } from '../store';
 import { ActionLog } from './ActionLog';
 import { Markdown } from './Markdown';
 
@@ -34,6 +34,40 @@ function Cost({ row }: { row: CostRow }) {
   );
 }
 
+function origin(item: UsedContext): string {
+  const day = new Date(item.createdAt).toLocaleDateString();
+  if (item.kind === 'message') return `Earlier conversation “${item.title ?? ''}”, ${day}`;
+  if (item.source === 'page') return `Read on ${item.site ?? 'a web page'}, ${day}`;
+  return `Saved memory, ${day}`;
+}
+
+/** What memory gave the model for this answer, each with where it came from; the user can forget any of it. */
+function UsedContextList({ items }: { items: UsedContext[] }) {
+  return (
+    <details class="used-context" data-testid="used-context">
+      <summary>Used context ({items.length})</summary>
+      <ul>
+        {items.map((item) => (
+          <li key={`${item.kind}:${item.id}`} data-kind={item.kind} data-source={item.source}>
+            <span class="provenance">{origin(item)}</span>
+            <span class="context-text">{item.text}</span>
+            <span class="row-actions">
+              {item.conversationId && (
+                <button type="button" class="link-button" onClick={() => openConversation(item.conversationId!, item.id)}>
+                  Open
+                </button>
+              )}
+              <button type="button" class="link-button" onClick={() => forgetMemory(item.kind, item.id)}>
+                Forget
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export function MessageItem({ message, steps, canRetry, cost, focused }: { message: StoredMessage; steps: AgentStep[]; canRetry: boolean; cost?: CostRow | undefined; focused?: boolean }) {
   const isUser = message.role === 'user';
   return (
@@ -46,6 +80,7 @@ export function MessageItem({ message, steps, canRetry, cost, focused }: { messa
     >
       {message.page && <PageChip page={message.page} />}
       {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
+      {!isUser && message.context && message.context.length > 0 && <UsedContextList items={message.context} />}
       {!isUser && <ActionLog steps={steps} />}
       {message.status === 'streaming' && message.content === '' && steps.length === 0 && <p class="thinking">Thinking…</p>}
       {message.error && message.status !== 'stopped' && (
