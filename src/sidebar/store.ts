@@ -54,6 +54,7 @@ const client = new PortClient({
     if (event.type === 'TOOL_RESULT' && ownRequests.has(event.requestId)) toolRunning.value = false;
     if (event.type.startsWith('VOICE_')) voiceInput.handle(event);
     if (ownRequests.has(event.requestId)) receiveFiles(event);
+    if (event.type === 'MEMORIES') confirmForgotten(event.requestId);
     if (event.type === 'CONVERSATION' || (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'final')) queueMicrotask(loadCosts);
     if (event.type === 'IMPORT_RESULT' || (event.type === 'ERROR' && transfer.value === 'importing')) transfer.value = undefined;
     state.value = applyEvent(state.value, event, ownRequests);
@@ -318,9 +319,20 @@ export function saveMemory(text: string, pinned: boolean, id?: string): void {
   send({ type: 'SAVE_MEMORY', payload: { text, pinned, ...(id ? { id } : {}) } });
 }
 
+/** Memories and past messages the background confirmed it forgot (the answers that used them say so). */
+export const forgotten = signal<ReadonlySet<string>>(new Set());
+const forgetting = new Map<string, string>();
+
 /** Forgets a memory, or keeps a past message out of memory (the message stays in its conversation). */
 export function forgetMemory(kind: 'memory' | 'message', id: string): void {
-  send({ type: 'FORGET_MEMORY', payload: { kind, id } });
+  forgetting.set(send({ type: 'FORGET_MEMORY', payload: { kind, id } }), id);
+}
+
+function confirmForgotten(requestId: string): void {
+  const id = forgetting.get(requestId);
+  if (id === undefined) return;
+  forgetting.delete(requestId);
+  forgotten.value = new Set([...forgotten.value, id]);
 }
 
 export function setMemoryEnabled(enabled: boolean): void {

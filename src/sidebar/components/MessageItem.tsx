@@ -1,6 +1,6 @@
 import type { AgentStep, CostRow, StoredMessage, UsedContext } from '../../protocol';
 import { formatCost, formatTokens } from '../history-format';
-import { forgetMemory, openConversation, retry } from '../store';
+import { forgetMemory, forgotten, openConversation, retry } from '../store';
 import { ActionLog } from './ActionLog';
 import { Markdown } from './Markdown';
 
@@ -57,9 +57,13 @@ function UsedContextList({ items }: { items: UsedContext[] }) {
                   Open
                 </button>
               )}
-              <button type="button" class="link-button" onClick={() => forgetMemory(item.kind, item.id)}>
-                Forget
-              </button>
+              {forgotten.value.has(item.id) ? (
+                <span class="forgotten">Forgotten</span>
+              ) : (
+                <button type="button" class="link-button" onClick={() => forgetMemory(item.kind, item.id)}>
+                  Forget
+                </button>
+              )}
             </span>
           </li>
         ))}
