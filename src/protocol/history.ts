@@ -185,3 +185,35 @@ export const ImportPreview = z.object({
   applied: z.boolean(),
 });
 export type ImportPreview = z.infer<typeof ImportPreview>;
+
+// ---- Trace ----------------------------------------------------------------------------------
+
+/** One piece of work done for a user request: who did it, when, and what came of it. */
+export const TraceEntry = z.object({
+  requestId: z.string(),
+  /** The component that did it, from the chain's last link ("Chat service", "Agent step", "Model router"…). */
+  component: z.string(),
+  kind: z.enum(['user-message', 'answer', 'model-call', 'tool-call']),
+  at: z.number(),
+  title: z.string(),
+  detail: z.optional(z.string()),
+  status: z.optional(z.string()),
+  /** Tool calls: Harbor's verdict and the decision that let it run (or not). */
+  verdict: z.optional(z.string()),
+  decision: z.optional(z.string()),
+  site: z.optional(z.string()),
+  durationMs: z.optional(z.number()),
+  /** Model calls: tokens and cost. */
+  usage: z.optional(z.object({ provider: z.string(), model: z.string(), inputTokens: z.int(), cachedInputTokens: z.int(), outputTokens: z.int(), reasoningTokens: z.int(), cost: z.optional(z.number()) })),
+});
+export type TraceEntry = z.infer<typeof TraceEntry>;
+
+export const Trace = z.object({
+  /** The user action every entry goes back to (`user-1a2b3c4d`). */
+  root: z.string(),
+  conversationId: z.string(),
+  /** The message or step the trace was opened from. */
+  from: z.string(),
+  entries: z.array(TraceEntry),
+});
+export type Trace = z.infer<typeof Trace>;

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ErrorPayload } from './errors';
-import { CostReport, ImportPreview, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
+import { CostReport, ImportPreview, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
@@ -104,6 +104,8 @@ function historyRequests() {
     /** Forgets a memory, or keeps a past message out of memory from now on (the message itself stays). */
     message('FORGET_MEMORY', z.object({ kind: z.enum(['memory', 'message']), id: Id })),
     message('SET_MEMORY_ENABLED', z.object({ enabled: z.boolean() })),
+    /** The request-id chain behind an answer or an agent step. */
+    message('GET_TRACE', z.object({ messageId: z.optional(Id), stepId: z.optional(Id) })),
   ] as const;
 }
 
@@ -115,6 +117,7 @@ function historyEvents() {
     message('IMPORT_RESULT', ImportPreview),
     message('COSTS', CostReport),
     message('MEMORIES', z.object({ enabled: z.boolean(), memories: z.array(Memory) })),
+    message('TRACE', Trace),
   ] as const;
 }
 

@@ -10,6 +10,7 @@ import {
   type CostReport,
   type ImportPreview,
   type Memory,
+  type Trace,
   type SearchHit,
   type ErrorPayload,
   type Grant,
@@ -54,6 +55,8 @@ export interface ChatState {
   costs: CostReport | undefined;
   /** Saved memories and whether memory is on, once the memory view has asked. */
   memory: { enabled: boolean; memories: Memory[] } | undefined;
+  /** The trace the user opened from an answer (shown over the chat). */
+  trace: Trace | undefined;
 }
 
 export const initialState: ChatState = {
@@ -75,6 +78,7 @@ export const initialState: ChatState = {
   importResult: undefined,
   costs: undefined,
   memory: undefined,
+  trace: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -173,6 +177,8 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return ownRequests.has(event.requestId) ? { ...state, costs: event.payload } : state;
     case 'MEMORIES':
       return { ...state, memory: event.payload };
+    case 'TRACE':
+      return ownRequests.has(event.requestId) ? { ...state, trace: event.payload } : state;
     case 'ARCHIVE_PART':
     case 'MARKDOWN':
       return state; // files to save: the store hands them to the browser (store.ts)

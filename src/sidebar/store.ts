@@ -338,3 +338,16 @@ function confirmForgotten(requestId: string): void {
 export function setMemoryEnabled(enabled: boolean): void {
   send({ type: 'SET_MEMORY_ENABLED', payload: { enabled } });
 }
+
+export function openTrace(messageId: string): void {
+  send({ type: 'GET_TRACE', payload: { messageId } });
+}
+
+export function closeTrace(): void {
+  state.value = { ...state.value, trace: undefined };
+}
+
+export function exportTrace(): void {
+  const trace = state.value.trace;
+  if (trace) saveFile(`jawad-trace-${trace.root}.json`, [JSON.stringify(trace, null, 2)], 'application/json');
+}

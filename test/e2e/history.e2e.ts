@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
 import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/extension-browser';
+import { captureDownloads, downloaded } from './support/downloads';
 import { backToChat, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
 
 const CHATGPT_EXPORT = readFileSync(new URL('../fixtures/imports/chatgpt-conversations.json', import.meta.url), 'utf8');
@@ -35,26 +36,6 @@ async function search(sidebar: Sidebar, query: string): Promise<Array<{ title: s
     `results for ${query}`,
   );
   return found ?? [];
-}
-
-/** Routes the sidebar's file downloads into a list the test can read (the browser's download UI is out of reach headless). */
-function captureDownloads(sidebar: Sidebar): Promise<void> {
-  return sidebar.eval((win) => {
-    const saved: Array<{ name: string; href: string }> = [];
-    (win as unknown as { __downloads: typeof saved }).__downloads = saved;
-    win.HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      if (this.download) saved.push({ name: this.download, href: this.href });
-    };
-  }, null);
-}
-
-async function downloaded(sidebar: Sidebar, name: RegExp): Promise<string> {
-  const href = await sidebar.waitFor(
-    (win, pattern) => (win as unknown as { __downloads: Array<{ name: string; href: string }> }).__downloads.find((d) => new RegExp(pattern).test(d.name))?.href,
-    name.source,
-    `a download named ${name}`,
-  );
-  return sidebar.eval((_win, url) => fetch(url!).then((r) => r.text()), href);
 }
 
 /** Picks a file in the import field the way the file chooser does. */

@@ -1,4 +1,4 @@
-import { JawadError, type BackgroundEvent, type SidebarRequestType } from '../../protocol';
+import { chainRoot, JawadError, type BackgroundEvent, type SidebarRequestType } from '../../protocol';
 import { exportArchive, importArchive } from '../../db/archive';
 import { publicMessage, type ConversationStore } from '../../db/conversations';
 import type { JawadDatabase } from '../../db/database';
@@ -9,11 +9,12 @@ import type { Handler } from '../handlers';
 import type { MemoryService } from '../memory/memory-service';
 import type { CostService } from './cost-service';
 import { conversationMarkdown, markdownFilename } from './markdown-export';
+import { buildTrace } from './trace';
 import { PartAssembler, splitText } from './transfer';
 
 export type HistoryRequestType = Extract<
   SidebarRequestType,
-  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED'
+  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE'
 >;
 export type HistoryHandlers = { [T in HistoryRequestType]: Handler<T> };
 
@@ -69,6 +70,20 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
     },
     GET_COSTS: async (request, { reply }) => {
       reply({ type: 'COSTS', requestId: request.requestId, payload: await costs.report(request.payload.conversationId) });
+    },
+    GET_TRACE: async (request, { reply }) => {
+      const { messageId, stepId } = request.payload;
+      const step = stepId ? await db.steps.get(stepId) : undefined;
+      const from = step ?? (messageId ? await db.messages.get(messageId) : undefined);
+      if (!from) throw new JawadError('NOT_FOUND', 'That answer or step no longer exists.');
+      const root = chainRoot(from.requestId);
+      const rows = {
+        messages: (await conversations.messages(from.conversationId)).map(publicMessage),
+        steps: await steps.list(from.conversationId),
+        usage: await db.usage.where('requestId').startsWith(`${root}:`).toArray(),
+      };
+      const entries = buildTrace(root, rows, await costs.prices());
+      reply({ type: 'TRACE', requestId: request.requestId, payload: { root, conversationId: from.conversationId, from: from.id, entries } });
     },
     LIST_MEMORIES: (request, { reply }) => sendMemories(request.requestId, reply),
     SAVE_MEMORY: async (request, { broadcast }) => {

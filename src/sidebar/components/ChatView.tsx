@@ -4,6 +4,7 @@ import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 import { PermissionPrompt } from './PermissionPrompt';
+import { TraceView } from './TraceView';
 
 const NO_STEPS: AgentStep[] = [];
 
@@ -93,6 +94,7 @@ export function ChatView() {
           </button>
         </div>
       )}
+      <TraceView />
       <WaitingElsewhere />
       <PermissionPrompt />
       <Composer />

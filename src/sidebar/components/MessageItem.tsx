@@ -1,6 +1,6 @@
 import type { AgentStep, CostRow, StoredMessage, UsedContext } from '../../protocol';
 import { formatCost, formatTokens } from '../history-format';
-import { forgetMemory, forgotten, openConversation, retry } from '../store';
+import { forgetMemory, forgotten, openConversation, openTrace, retry } from '../store';
 import { ActionLog } from './ActionLog';
 import { Markdown } from './Markdown';
 
@@ -96,6 +96,11 @@ export function MessageItem({ message, steps, canRetry, cost, focused }: { messa
         <footer class="message-footer">
           {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
           {cost ? <Cost row={cost} /> : message.usage && <Usage usage={message.usage} />}
+          {message.status !== 'streaming' && (
+            <button type="button" class="link-button" aria-label="Trace this answer" onClick={() => openTrace(message.id)}>
+              Trace
+            </button>
+          )}
           {canRetry && message.status !== 'streaming' && (
             <button type="button" class="link-button" onClick={() => retry(message.id)}>
               Retry
