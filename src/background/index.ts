@@ -15,6 +15,7 @@ import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './agent/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
+import { BudgetGuard } from './history/budget-guard';
 import { CostService } from './history/cost-service';
 import { createHistoryHandlers } from './history/history-handlers';
 import { MemoryService } from './memory/memory-service';
@@ -34,6 +35,8 @@ const settings = new SettingsStore(db);
 const steps = new StepStore(db);
 const search = new SearchIndex(db);
 const costs = new CostService(db);
+const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
+const stream = budget.wrap(streamChat);
 const memory = new MemoryService({ db, search, activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
@@ -53,9 +56,9 @@ const chat: ChatService = new ChatService({
   conversations,
   settings,
   readPage: readActivePage,
-  stream: streamChat,
+  stream,
   agent: new AgentRunner({
-    stream: streamChat,
+    stream,
     tools,
     harbor,
     steps,
@@ -74,6 +77,7 @@ const chat: ChatService = new ChatService({
   }),
   emit: (event) => ports.broadcast(event),
   memory,
+  budget,
 });
 const ports = new SidebarPorts(
   createHandlers({
@@ -87,7 +91,7 @@ const ports = new SidebarPorts(
     steps,
     harbor,
     broker,
-    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, memory, sendConversations }),
+    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, memory, budget, sendConversations }),
   }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ErrorPayload } from './errors';
-import { CostReport, ImportPreview, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
+import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
@@ -104,6 +104,11 @@ function historyRequests() {
     /** Forgets a memory, or keeps a past message out of memory from now on (the message itself stays). */
     message('FORGET_MEMORY', z.object({ kind: z.enum(['memory', 'message']), id: Id })),
     message('SET_MEMORY_ENABLED', z.object({ enabled: z.boolean() })),
+    message('SAVE_BUDGETS', Budgets),
+    /** Sets the price of `provider/model`, or (null) goes back to the default. */
+    message('SAVE_PRICE', z.object({ key: z.string().check(z.regex(/^[^/\s]+\/\S+$/, 'Name the model as provider/model'), z.maxLength(300)), price: z.nullable(ModelPrice) })),
+    /** The user's answer to a BUDGET_REQUEST: go on (with one more budget's worth) or stop the work. */
+    message('BUDGET_RESPONSE', z.object({ id: Id, decision: z.enum(['continue', 'stop']) })),
     /** The request-id chain behind an answer or an agent step. */
     message('GET_TRACE', z.object({ messageId: z.optional(Id), stepId: z.optional(Id) })),
   ] as const;
@@ -118,6 +123,18 @@ function historyEvents() {
     message('COSTS', CostReport),
     message('MEMORIES', z.object({ enabled: z.boolean(), memories: z.array(Memory) })),
     message('TRACE', Trace),
+    /** Work is paused before a model call that would go over a budget; answer with BUDGET_RESPONSE. */
+    message('BUDGET_REQUEST', z.object({
+      id: Id,
+      conversationId: Id,
+      messageId: Id,
+      scope: z.enum(['task', 'day']),
+      /** Dollars spent so far (the task's, or today's), and the limit. */
+      spent: z.number(),
+      limit: z.number(),
+    })),
+    /** A budget prompt is no longer waiting (answered, or its task ended). */
+    message('BUDGET_SETTLED', z.object({ id: Id })),
   ] as const;
 }
 

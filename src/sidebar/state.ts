@@ -6,6 +6,7 @@ import {
   chainRoot,
   type AgentStep,
   type BackgroundEvent,
+  type BackgroundEventOf,
   type Conversation,
   type CostReport,
   type ImportPreview,
@@ -57,7 +58,11 @@ export interface ChatState {
   memory: { enabled: boolean; memories: Memory[] } | undefined;
   /** The trace the user opened from an answer (shown over the chat). */
   trace: Trace | undefined;
+  /** Work paused before going over a budget, waiting for the user. */
+  budgetPrompts: BudgetPrompt[];
 }
+
+export type BudgetPrompt = BackgroundEventOf<'BUDGET_REQUEST'>['payload'];
 
 export const initialState: ChatState = {
   conversation: null,
@@ -79,6 +84,7 @@ export const initialState: ChatState = {
   costs: undefined,
   memory: undefined,
   trace: undefined,
+  budgetPrompts: [],
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -177,6 +183,10 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return ownRequests.has(event.requestId) ? { ...state, costs: event.payload } : state;
     case 'MEMORIES':
       return { ...state, memory: event.payload };
+    case 'BUDGET_REQUEST':
+      return { ...state, budgetPrompts: [...state.budgetPrompts.filter((p) => p.id !== event.payload.id), event.payload] };
+    case 'BUDGET_SETTLED':
+      return { ...state, budgetPrompts: state.budgetPrompts.filter((p) => p.id !== event.payload.id) };
     case 'TRACE':
       return ownRequests.has(event.requestId) ? { ...state, trace: event.payload } : state;
     case 'ARCHIVE_PART':
@@ -241,7 +251,7 @@ export function agentBusy(state: ChatState): boolean {
 
 /** The sidebar waits on the background: an answer streams, a step runs, or a prompt awaits the user. */
 export function isWaiting(state: ChatState): boolean {
-  return isStreaming(state) || agentBusy(state);
+  return isStreaming(state) || agentBusy(state) || state.budgetPrompts.length > 0;
 }
 
 export function isStreaming(state: ChatState): boolean {

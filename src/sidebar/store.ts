@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Decision, type HarborOptions, type ProviderSettings, type VoiceSettings } from '../protocol';
+import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type ProviderSettings, type VoiceSettings } from '../protocol';
 import { saveFile } from './files';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
@@ -350,4 +350,16 @@ export function closeTrace(): void {
 export function exportTrace(): void {
   const trace = state.value.trace;
   if (trace) saveFile(`jawad-trace-${trace.root}.json`, [JSON.stringify(trace, null, 2)], 'application/json');
+}
+
+export function saveBudgets(budgets: Budgets): void {
+  send({ type: 'SAVE_BUDGETS', payload: budgets });
+}
+
+export function savePrice(key: string, price: ModelPrice | null): void {
+  send({ type: 'SAVE_PRICE', payload: { key, price } });
+}
+
+export function answerBudget(id: string, decision: 'continue' | 'stop'): void {
+  send({ type: 'BUDGET_RESPONSE', payload: { id, decision } });
 }

@@ -59,7 +59,7 @@ beforeEach(() => {
   broker = new PermissionBroker();
   const search = new SearchIndex(db);
   const history = (sendConversations: Parameters<typeof createHistoryHandlers>[0]['sendConversations']) =>
-    createHistoryHandlers({ db, conversations, steps, search, costs: new CostService(db), memory: new MemoryService({ db, search, activeUrl: async () => undefined }), sendConversations });
+    createHistoryHandlers({ db, conversations, steps, search, costs: new CostService(db), memory: new MemoryService({ db, search, activeUrl: async () => undefined }), budget: { respond: () => undefined }, sendConversations });
   handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, history });
 });
 afterEach(async () => {

@@ -35,6 +35,8 @@ export interface ChatDeps {
     recall(question: string, conversationId: string | undefined, windowId?: number): Promise<{ block: string; used: UsedContext[] }>;
     rememberPage(page: PageContent): Promise<void>;
   };
+  /** Pauses the answer's model calls that would go over a budget (history/budget-guard.ts). */
+  budget?: { track(signal: AbortSignal, task: { conversationId: string; messageId: string; requestId: string; eventRequestId: string }): () => void };
   now?: () => number;
   newId?: () => string;
 }
@@ -210,6 +212,7 @@ export class ChatService {
       this.emit(requestId, { phase: 'delta', conversationId: conversation.id, messageId: assistant.id, text });
       journal.push(content);
     };
+    const untrack = this.deps.budget?.track(controller.signal, { conversationId: conversation.id, messageId: assistant.id, requestId: assistant.requestId, eventRequestId: requestId });
     try {
       const messages = toLlmMessages(history);
       if (agent && this.deps.agent) {
@@ -236,6 +239,7 @@ export class ChatService {
         ? { status: 'stopped' }
         : { status: 'error', error: toErrorPayload(error) };
     } finally {
+      untrack?.();
       if (this.running.get(conversation.id) === controller) this.running.delete(conversation.id);
     }
     await journal.flush();

@@ -26,6 +26,16 @@ export class CostService {
     return row?.key === 'budgets' ? row.value : {};
   }
 
+  async saveBudgets(budgets: Budgets): Promise<void> {
+    await this.db.settings.put({ key: 'budgets', value: budgets });
+  }
+
+  /** A price the user sets for `provider/model`; null goes back to the built-in default (if any). */
+  async savePrice(key: string, price: ModelPrice | null): Promise<void> {
+    const { [key]: _old, ...rest } = await this.customPrices();
+    await this.db.settings.put({ key: 'prices', value: price ? { ...rest, [key]: price } : rest });
+  }
+
   async report(conversationId?: string): Promise<CostReport> {
     const prices = await this.prices();
     const since = this.now() - REPORT_DAYS * DAY_MS;

@@ -7,6 +7,7 @@ import type { SearchIndex } from '../../db/search-index';
 import type { StepStore } from '../../db/steps';
 import type { Handler } from '../handlers';
 import type { MemoryService } from '../memory/memory-service';
+import type { BudgetGuard } from './budget-guard';
 import type { CostService } from './cost-service';
 import { conversationMarkdown, markdownFilename } from './markdown-export';
 import { buildTrace } from './trace';
@@ -14,7 +15,7 @@ import { PartAssembler, splitText } from './transfer';
 
 export type HistoryRequestType = Extract<
   SidebarRequestType,
-  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE'
+  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE' | 'SAVE_BUDGETS' | 'SAVE_PRICE' | 'BUDGET_RESPONSE'
 >;
 export type HistoryHandlers = { [T in HistoryRequestType]: Handler<T> };
 
@@ -25,13 +26,14 @@ export interface HistoryDeps {
   search: SearchIndex;
   costs: CostService;
   memory: MemoryService;
+  budget: Pick<BudgetGuard, 'respond'>;
   /** Tells every sidebar the conversation list changed. */
   sendConversations: (requestId: string, send: (event: BackgroundEvent) => void) => Promise<void>;
 }
 
 const notFound = () => new JawadError('NOT_FOUND', 'That conversation no longer exists.');
 
-export function createHistoryHandlers({ db, conversations, steps, search, costs, memory, sendConversations }: HistoryDeps): HistoryHandlers {
+export function createHistoryHandlers({ db, conversations, steps, search, costs, memory, budget, sendConversations }: HistoryDeps): HistoryHandlers {
   const imports = new PartAssembler();
   const sendMemories = async (requestId: string, send: (event: BackgroundEvent) => void) => {
     send({ type: 'MEMORIES', requestId, payload: { enabled: await memory.enabled(), memories: await memory.list() } });
@@ -84,6 +86,17 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
       };
       const entries = buildTrace(root, rows, await costs.prices());
       reply({ type: 'TRACE', requestId: request.requestId, payload: { root, conversationId: from.conversationId, from: from.id, entries } });
+    },
+    SAVE_BUDGETS: async (request, { broadcast }) => {
+      await costs.saveBudgets(request.payload);
+      broadcast({ type: 'COSTS', requestId: request.requestId, payload: await costs.report() });
+    },
+    SAVE_PRICE: async (request, { broadcast }) => {
+      await costs.savePrice(request.payload.key, request.payload.price);
+      broadcast({ type: 'COSTS', requestId: request.requestId, payload: await costs.report() });
+    },
+    BUDGET_RESPONSE: (request) => {
+      budget.respond(request.payload.id, request.payload.decision === 'continue');
     },
     LIST_MEMORIES: (request, { reply }) => sendMemories(request.requestId, reply),
     SAVE_MEMORY: async (request, { broadcast }) => {

@@ -3,6 +3,7 @@ import { dismissBanner, loadEarlier, openConversation, state, view } from '../st
 import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
+import { BudgetPrompt } from './BudgetPrompt';
 import { PermissionPrompt } from './PermissionPrompt';
 import { TraceView } from './TraceView';
 
@@ -95,6 +96,7 @@ export function ChatView() {
         </div>
       )}
       <TraceView />
+      <BudgetPrompt />
       <WaitingElsewhere />
       <PermissionPrompt />
       <Composer />

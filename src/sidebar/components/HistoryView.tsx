@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Conversation, ImportCount, ImportPreview, SearchHit } from '../../protocol';
+import type { Budgets, Conversation, ImportCount, ImportPreview, ModelPrice, SearchHit } from '../../protocol';
 import { formatCost, formatTokens, groupByDate, segments } from '../history-format';
 import {
   cancelImport,
@@ -9,6 +9,8 @@ import {
   exportArchive,
   exportMarkdown,
   loadCosts,
+  saveBudgets,
+  savePrice,
   openConversation,
   pinConversation,
   previewImport,
@@ -172,6 +174,72 @@ function ImportExport() {
   );
 }
 
+const dollars = (text: string): number | undefined => (text.trim() === '' ? undefined : Math.max(0, Number(text)));
+
+function BudgetForm({ budgets }: { budgets: Budgets }) {
+  return (
+    <form
+      class="budgets"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        const perTask = dollars(String(data.get('perTask') ?? ''));
+        const perDay = dollars(String(data.get('perDay') ?? ''));
+        saveBudgets({ ...(perTask === undefined ? {} : { perTask }), ...(perDay === undefined ? {} : { perDay }) });
+      }}
+    >
+      <label>
+        Budget per task ($)
+        <input name="perTask" type="number" min="0" step="any" defaultValue={budgets.perTask?.toString() ?? ''} placeholder="none" />
+      </label>
+      <label>
+        Budget per day ($)
+        <input name="perDay" type="number" min="0" step="any" defaultValue={budgets.perDay?.toString() ?? ''} placeholder="none" />
+      </label>
+      <button type="submit">Save budgets</button>
+    </form>
+  );
+}
+
+function PriceForm({ prices, custom }: { prices: Record<string, ModelPrice>; custom: string[] }) {
+  const [key, setKey] = useState('');
+  const known = prices[key];
+  return (
+    <form
+      class="prices"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        const cachedInput = dollars(String(data.get('cachedInput') ?? ''));
+        savePrice(key.trim(), { input: dollars(String(data.get('input'))) ?? 0, output: dollars(String(data.get('output'))) ?? 0, ...(cachedInput === undefined ? {} : { cachedInput }) });
+      }}
+    >
+      <label>
+        Model (provider/model)
+        <input name="key" list="known-prices" required value={key} onInput={(event) => setKey(event.currentTarget.value)} placeholder="openai/gpt-4o" />
+      </label>
+      <datalist id="known-prices">
+        {Object.keys(prices).map((k) => (
+          <option key={k} value={k} />
+        ))}
+      </datalist>
+      <span class="price-inputs" key={key}>
+        <input name="input" type="number" min="0" step="any" required aria-label="Input $ per million tokens" defaultValue={known?.input.toString() ?? ''} placeholder="in $/M" />
+        <input name="output" type="number" min="0" step="any" required aria-label="Output $ per million tokens" defaultValue={known?.output.toString() ?? ''} placeholder="out $/M" />
+        <input name="cachedInput" type="number" min="0" step="any" aria-label="Cached input $ per million tokens" defaultValue={known?.cachedInput?.toString() ?? ''} placeholder="cached $/M" />
+      </span>
+      <p class="actions">
+        <button type="submit">Set price</button>
+        {custom.includes(key) && (
+          <button type="button" class="link-button" onClick={() => savePrice(key, null)}>
+            Back to default
+          </button>
+        )}
+      </p>
+    </form>
+  );
+}
+
 function Costs() {
   const costs = state.value.costs;
   useEffect(loadCosts, []);
@@ -201,6 +269,11 @@ function Costs() {
           </tbody>
         </table>
       )}
+      <details>
+        <summary>Budgets and prices</summary>
+        <BudgetForm key={JSON.stringify(costs.budgets)} budgets={costs.budgets} />
+        <PriceForm prices={costs.prices} custom={costs.customPrices} />
+      </details>
     </section>
   );
 }
