@@ -9,6 +9,7 @@ import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
 import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
+import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
 import { allowProviderOrigin, installBrowserHooks } from '../platform';
 import { AgentRunner } from './agent/agent-runner';
@@ -37,7 +38,7 @@ const search = new SearchIndex(db);
 const costs = new CostService(db);
 const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
 const stream = budget.wrap(streamChat);
-const memory = new MemoryService({ db, search, activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
+const memory = new MemoryService({ db, search, pageCache: new PageCache(db), activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
   get: async (key) => (await browser.storage.session.get(key))[key],

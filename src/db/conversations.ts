@@ -95,11 +95,13 @@ export class ConversationStore {
     });
   }
 
+  /** Clears history: conversations, their messages and steps, and the cache of pages read. */
   async clear(): Promise<void> {
-    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps], async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps, this.db.pages], async () => {
       await this.db.messages.clear();
       await this.db.steps.clear();
       await this.db.conversations.clear();
+      await this.db.pages.clear();
     });
   }
 

@@ -1,5 +1,5 @@
 import Dexie, { type DBCore, type DBCoreMutateRequest, type EntityTable } from 'dexie';
-import type { AgentStep, Budgets, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
+import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -29,6 +29,16 @@ export type SettingsRow =
   /** Memory on or off, and whether past conversations count as memory. */
   | { key: 'memory'; value: { enabled: boolean } };
 
+/** A page as Jawad read it: its text (cut), its product facts, when. */
+export interface CachedPage {
+  url: string;
+  site: string;
+  title: string;
+  markdown: string;
+  product: Product | null;
+  visitedAt: number;
+}
+
 /** A row written, rewritten or deleted, after the write: what the search index follows. */
 export type RowChange =
   | { table: string; type: 'put'; values: readonly unknown[] }
@@ -56,6 +66,8 @@ export class JawadDatabase extends Dexie {
   usage!: EntityTable<UsageRecord, 'requestId'>;
   /** Facts to remember: from the user, a conversation or a page (see memory.ts). */
   memories!: EntityTable<Memory, 'id'>;
+  /** Recently read pages (seed 003's page cache), bounded; cleared with history. */
+  pages!: EntityTable<CachedPage, 'url'>;
   private readonly changeListeners = new Set<(change: RowChange) => void>();
 
   constructor(name = 'jawad') {
@@ -75,6 +87,7 @@ export class JawadDatabase extends Dexie {
     // Version 4 belongs to the providers' schema (issue 11).
     this.version(5).stores({
       memories: 'id, updatedAt, site',
+      pages: 'url, visitedAt',
     });
     this.use({ stack: 'dbcore', name: 'row-changes', create: (down) => this.reportChanges(down) });
   }

@@ -118,8 +118,16 @@ function reloadOpenConversation(): void {
   if (conversationId) send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
 }
 
+/** Whether the browser keeps Jawad's data under storage pressure (undefined until it says). */
+export const storagePersisted = signal<boolean | undefined>(undefined);
+
 export function startSidebar(): void {
   client.start();
+  // unlimitedStorage lifts the quota; persist() also asks the browser not to evict the data when disk runs low.
+  void navigator.storage?.persist?.().then(
+    (persisted) => (storagePersisted.value = persisted),
+    () => (storagePersisted.value = false),
+  );
 }
 
 /** The browser window this sidebar belongs to: "this page" is that window's active tab. */

@@ -44,6 +44,8 @@ describe.each([1, 2, 3])('opening a version %i database', (version) => {
     if (version >= 3) expect(await db.usage.count()).toBe(1);
     await db.memories.add({ id: 'x', text: 'fact', source: 'user', pinned: false, createdAt: 3, updatedAt: 3 });
     expect(await db.memories.where('updatedAt').above(0).count()).toBe(1);
+    await db.pages.put({ url: 'https://a.test/', site: 'https://a.test', title: 'A', markdown: '', product: null, visitedAt: 1 });
+    expect(await db.pages.count()).toBe(1);
     await db.conversations.update('c1', { pinned: true });
     expect((await db.conversations.get('c1'))!.pinned).toBe(true);
     db.close();

@@ -157,6 +157,10 @@ for (const browserName of browsersUnderTest()) {
       const archive = await downloaded(jawad.sidebar, /^jawad-archive-.*\.json$/);
       expect(JSON.parse(archive)).toMatchObject({ format: 'jawad-archive', version: 1 });
       expect(archive).not.toContain('apiKey');
+      // The sidebar asked for persistent storage: Firefox grants it to an extension with
+      // unlimitedStorage; Chromium says no (its docs: unlimitedStorage alone exempts from eviction).
+      const persisted = await jawad.sidebar.eval((win) => win.document.querySelector<HTMLElement>('.storage-status')?.dataset.persisted, null);
+      expect(persisted).toBe(browserName === 'firefox' ? 'true' : 'false');
 
       fresh = await launchReadyToChat(browserName, provider.url);
       const { sidebar } = fresh;

@@ -1,5 +1,6 @@
 import { JawadError, type Memory, type PageContent, type UsedContext } from '../../protocol';
 import type { JawadDatabase } from '../../db/database';
+import type { PageCache } from '../../db/page-cache';
 import type { SearchIndex } from '../../db/search-index';
 import { parseQuery, TextIndex } from '../../db/text-index';
 import { sameSite, siteOf } from '../harbor/site';
@@ -15,6 +16,8 @@ export interface MemoryDeps {
   search: SearchIndex;
   /** The address of the tab the question is asked in (page memories are offered only on their site). */
   activeUrl: (windowId?: number) => Promise<string | undefined>;
+  /** Where every page read is kept (seed 003), memory on or off. */
+  pageCache?: PageCache;
   now?: () => number;
   newId?: () => string;
 }
@@ -92,10 +95,11 @@ export class MemoryService {
     else await this.deps.db.messages.update(id, { forgotten: true });
   }
 
-  /** Keeps a page's product facts as a page memory (one per address, refreshed on each read). */
+  /** Caches the page, and keeps its product facts as a page memory (one per address, refreshed on each read). */
   async rememberPage(page: PageContent): Promise<void> {
-    const text = productFacts(page);
     const site = siteOf(page.url);
+    if (site) await this.deps.pageCache?.cachePageSnapshot(page, site);
+    const text = productFacts(page);
     if (!text || !site || !(await this.enabled())) return;
     const id = `page:${page.url}`.slice(0, 200);
     const existing = await this.deps.db.memories.get(id);

@@ -17,6 +17,7 @@ import {
   renameConversation,
   searchHistory,
   state,
+  storagePersisted,
   transfer,
 } from '../store';
 
@@ -170,6 +171,13 @@ function ImportExport() {
       {busy && <p class="muted" role="status">{busy === 'exporting' ? 'Preparing the archive…' : 'Reading the file…'}</p>}
       {result && <ImportSummary result={result} />}
       <p class="muted">The archive holds conversations, agent steps, usage and memories — never API keys.</p>
+      <p class="muted storage-status" data-persisted={String(storagePersisted.value)}>
+        {storagePersisted.value === undefined
+          ? ''
+          : storagePersisted.value
+            ? 'Storage: persistent — the browser keeps this history until you delete it.'
+            : 'Storage: no quota (unlimitedStorage); the browser did not grant persistent storage, so export a copy of anything you cannot lose.'}
+      </p>
     </section>
   );
 }
