@@ -38,10 +38,20 @@ interface Sorted<T> {
   add: T[];
 }
 
-/** Splits incoming records into new ones, ones here already, and ones here with other content. */
-async function sort<T>(incoming: T[], keyOf: (row: T) => string, existing: (keys: string[]) => Promise<(unknown | undefined)[]>, same: (a: T, b: T) => boolean): Promise<Sorted<T>> {
+type KeyedTable = { toCollection(): { primaryKeys(): Promise<unknown[]> }; bulkGet(keys: string[]): Promise<unknown[]> };
+
+/**
+ * Splits incoming records into new ones, ones here already, and ones here with other content. All
+ * keys of the table come in one request; only records that exist are read to compare (a fresh
+ * profile reads none).
+ */
+async function sort<T>(incoming: T[], keyOf: (row: T) => string, table: KeyedTable, same: (a: T, b: T) => boolean): Promise<Sorted<T>> {
   const unique = [...new Map(incoming.map((row) => [keyOf(row), row])).values()];
-  const stored = await existing(unique.map(keyOf));
+  const present = new Set((await table.toCollection().primaryKeys()).map(String));
+  const here = unique.filter((row) => present.has(keyOf(row)));
+  const found = new Map(here.map((row, i) => [keyOf(row), i]));
+  const rows = await table.bulkGet(here.map(keyOf));
+  const stored = unique.map((row) => (found.has(keyOf(row)) ? rows[found.get(keyOf(row))!] : undefined));
   const count: ImportCount = { add: 0, same: 0, differ: 0 };
   const add: T[] = [];
   unique.forEach((row, i) => {
@@ -67,11 +77,11 @@ const sameMessage = (a: Archive['messages'][number], b: Archive['messages'][numb
 export async function importArchive(db: JawadDatabase, { format, archive }: ParsedImport, apply: boolean): Promise<ImportPreview> {
   const tables = [db.conversations, db.messages, db.steps, db.usage, db.memories];
   return db.transaction(apply ? 'rw' : 'r', tables, async () => {
-    const conversations = await sort(archive.conversations, (c) => c.id, (keys) => db.conversations.bulkGet(keys), (a, b) => a.createdAt === b.createdAt);
-    const messages = await sort(archive.messages, (m) => m.id, (keys) => db.messages.bulkGet(keys), sameMessage);
-    const steps = await sort(archive.steps, (s) => s.id, (keys) => db.steps.bulkGet(keys), sameJson);
-    const usage = await sort(archive.usage, (u) => u.requestId, (keys) => db.usage.bulkGet(keys), sameJson);
-    const memories = await sort(archive.memories, (m) => m.id, (keys) => db.memories.bulkGet(keys), sameJson);
+    const conversations = await sort(archive.conversations, (c) => c.id, db.conversations, (a, b) => a.createdAt === b.createdAt);
+    const messages = await sort(archive.messages, (m) => m.id, db.messages, sameMessage);
+    const steps = await sort(archive.steps, (s) => s.id, db.steps, sameJson);
+    const usage = await sort(archive.usage, (u) => u.requestId, db.usage, sameJson);
+    const memories = await sort(archive.memories, (m) => m.id, db.memories, sameJson);
     if (apply) {
       await db.conversations.bulkAdd(conversations.add);
       await db.messages.bulkAdd(messages.add);

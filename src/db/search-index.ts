@@ -50,8 +50,9 @@ export class SearchIndex {
 
   private async load(): Promise<TextIndex<HistoryDocMeta>> {
     const index = new TextIndex<HistoryDocMeta>();
-    await this.db.messages.each((row) => index.upsert(messageDoc(row)));
-    await this.db.steps.each((step) => index.upsert(stepDoc(step)));
+    // toArray reads with getAll, one request per table: a cursor (each()) costs a round trip per row.
+    for (const row of await this.db.messages.toArray()) index.upsert(messageDoc(row));
+    for (const step of await this.db.steps.toArray()) index.upsert(stepDoc(step));
     this.index = index;
     return index;
   }

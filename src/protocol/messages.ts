@@ -104,6 +104,8 @@ function historyRequests() {
     /** Forgets a memory, or keeps a past message out of memory from now on (the message itself stays). */
     message('FORGET_MEMORY', z.object({ kind: z.enum(['memory', 'message']), id: Id })),
     message('SET_MEMORY_ENABLED', z.object({ enabled: z.boolean() })),
+    /** What memory would give the model for this question (the memory view's "try a question"). */
+    message('PREVIEW_RECALL', z.object({ question: z.string().check(z.minLength(1), z.maxLength(MAX_CHAT_CHARS)), conversationId: z.optional(Id), windowId: WindowId })),
     message('SAVE_BUDGETS', Budgets),
     /** Sets the price of `provider/model`, or (null) goes back to the default. */
     message('SAVE_PRICE', z.object({ key: z.string().check(z.regex(/^[^/\s]+\/\S+$/, 'Name the model as provider/model'), z.maxLength(300)), price: z.nullable(ModelPrice) })),
@@ -123,6 +125,7 @@ function historyEvents() {
     message('COSTS', CostReport),
     message('MEMORIES', z.object({ enabled: z.boolean(), memories: z.array(Memory) })),
     message('TRACE', Trace),
+    message('RECALL', z.object({ question: z.string(), used: z.array(UsedContext) })),
     /** Work is paused before a model call that would go over a budget; answer with BUDGET_RESPONSE. */
     message('BUDGET_REQUEST', z.object({
       id: Id,

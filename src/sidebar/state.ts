@@ -12,6 +12,7 @@ import {
   type ImportPreview,
   type Memory,
   type Trace,
+  type UsedContext,
   type SearchHit,
   type ErrorPayload,
   type Grant,
@@ -60,6 +61,8 @@ export interface ChatState {
   trace: Trace | undefined;
   /** Work paused before going over a budget, waiting for the user. */
   budgetPrompts: BudgetPrompt[];
+  /** The memory view's "try a question": what memory would use. */
+  recall: { question: string; used: UsedContext[] } | undefined;
 }
 
 export type BudgetPrompt = BackgroundEventOf<'BUDGET_REQUEST'>['payload'];
@@ -85,6 +88,7 @@ export const initialState: ChatState = {
   memory: undefined,
   trace: undefined,
   budgetPrompts: [],
+  recall: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -187,6 +191,8 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return { ...state, budgetPrompts: [...state.budgetPrompts.filter((p) => p.id !== event.payload.id), event.payload] };
     case 'BUDGET_SETTLED':
       return { ...state, budgetPrompts: state.budgetPrompts.filter((p) => p.id !== event.payload.id) };
+    case 'RECALL':
+      return ownRequests.has(event.requestId) ? { ...state, recall: event.payload } : state;
     case 'TRACE':
       return ownRequests.has(event.requestId) ? { ...state, trace: event.payload } : state;
     case 'ARCHIVE_PART':

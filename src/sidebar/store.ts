@@ -371,3 +371,7 @@ export function savePrice(key: string, price: ModelPrice | null): void {
 export function answerBudget(id: string, decision: 'continue' | 'stop'): void {
   send({ type: 'BUDGET_RESPONSE', payload: { id, decision } });
 }
+
+export function previewRecall(question: string): void {
+  if (question.trim()) send({ type: 'PREVIEW_RECALL', payload: { question, ...(state.value.conversation ? { conversationId: state.value.conversation.id } : {}), ...(windowId === undefined ? {} : { windowId }) } });
+}

@@ -20,7 +20,7 @@ function spyTable(): SpyTable {
     'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PERMISSION_RESPONSE', 'GET_GRANTS',
     'REVOKE_GRANT', 'SAVE_HARBOR_OPTIONS', 'PING',
     'SEARCH_HISTORY', 'RENAME_CONVERSATION', 'PIN_CONVERSATION', 'EXPORT_ARCHIVE', 'EXPORT_MARKDOWN', 'IMPORT_PART', 'GET_COSTS',
-    'LIST_MEMORIES', 'SAVE_MEMORY', 'FORGET_MEMORY', 'SET_MEMORY_ENABLED', 'GET_TRACE', 'SAVE_BUDGETS', 'SAVE_PRICE', 'BUDGET_RESPONSE',
+    'LIST_MEMORIES', 'SAVE_MEMORY', 'FORGET_MEMORY', 'SET_MEMORY_ENABLED', 'GET_TRACE', 'SAVE_BUDGETS', 'SAVE_PRICE', 'BUDGET_RESPONSE', 'PREVIEW_RECALL',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -138,6 +138,7 @@ describe('SidebarPorts.dispatch', () => {
       SAVE_BUDGETS: { perTask: 0.5 },
       SAVE_PRICE: { key: 'openai/gpt-4o', price: null },
       BUDGET_RESPONSE: { id: 'b1', decision: 'stop' },
+      PREVIEW_RECALL: { question: 'cat name?' },
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

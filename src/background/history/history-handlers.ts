@@ -15,7 +15,7 @@ import { PartAssembler, splitText } from './transfer';
 
 export type HistoryRequestType = Extract<
   SidebarRequestType,
-  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE' | 'SAVE_BUDGETS' | 'SAVE_PRICE' | 'BUDGET_RESPONSE'
+  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE' | 'SAVE_BUDGETS' | 'SAVE_PRICE' | 'BUDGET_RESPONSE' | 'PREVIEW_RECALL'
 >;
 export type HistoryHandlers = { [T in HistoryRequestType]: Handler<T> };
 
@@ -97,6 +97,11 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
     },
     BUDGET_RESPONSE: (request) => {
       budget.respond(request.payload.id, request.payload.decision === 'continue');
+    },
+    PREVIEW_RECALL: async (request, { reply }) => {
+      const { question, conversationId, windowId } = request.payload;
+      const { used } = await memory.recall(question, conversationId, windowId);
+      reply({ type: 'RECALL', requestId: request.requestId, payload: { question, used } });
     },
     LIST_MEMORIES: (request, { reply }) => sendMemories(request.requestId, reply),
     SAVE_MEMORY: async (request, { broadcast }) => {

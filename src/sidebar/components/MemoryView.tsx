@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Memory } from '../../protocol';
-import { forgetMemory, loadMemories, saveMemory, setMemoryEnabled, state } from '../store';
+import { forgetMemory, loadMemories, previewRecall, saveMemory, setMemoryEnabled, state } from '../store';
+import { UsedContextList } from './MessageItem';
 
 const SOURCE_TEXT: Record<Memory['source'], string> = { user: 'Saved by you', conversation: 'From a conversation', page: 'Read on a web page' };
 
@@ -72,6 +73,17 @@ export function MemoryView() {
         <input aria-label="Something to remember" placeholder="Something Jawad should remember" value={draft} maxLength={2000} onInput={(event) => setDraft(event.currentTarget.value)} />
         <button type="submit">Remember</button>
       </form>
+      <form
+        class="memory-add recall-preview"
+        onSubmit={(event) => {
+          event.preventDefault();
+          previewRecall(String(new FormData(event.currentTarget).get('question') ?? ''));
+        }}
+      >
+        <input name="question" aria-label="Try a question" placeholder="Try a question: what would Jawad recall?" />
+        <button type="submit">Try</button>
+      </form>
+      {state.value.recall && (state.value.recall.used.length > 0 ? <UsedContextList items={state.value.recall.used} /> : <p class="muted">Nothing would be recalled for “{state.value.recall.question}”.</p>)}
       {memory && memory.memories.length === 0 && <p class="muted">No saved memories. Product facts of pages you ask about are kept here, for that site only.</p>}
       <ul>
         {memory?.memories.map((m) => (

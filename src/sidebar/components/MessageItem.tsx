@@ -42,7 +42,7 @@ function origin(item: UsedContext): string {
 }
 
 /** What memory gave the model for this answer, each with where it came from; the user can forget any of it. */
-function UsedContextList({ items }: { items: UsedContext[] }) {
+export function UsedContextList({ items }: { items: UsedContext[] }) {
   return (
     <details class="used-context" data-testid="used-context">
       <summary>Used context ({items.length})</summary>
