@@ -102,20 +102,24 @@ export class TextIndex<M> {
     }
     this.remove(doc.key);
     const words = tokenize(doc.text);
-    const terms = new Map<string, number>();
-    for (const word of words) terms.set(word, (terms.get(word) ?? 0) + 1);
     const slot = this.slots.length;
     this.slots.push({ doc, length: words.length });
     this.slotOf.set(doc.key, slot);
     this.totalLength += words.length;
-    for (const [term, frequency] of terms) {
+    // Sorted, equal words are neighbours: their run length is the term frequency (no Map per document).
+    words.sort();
+    for (let i = 0; i < words.length; ) {
+      const term = words[i]!;
+      let end = i + 1;
+      while (end < words.length && words[end] === term) end++;
       let list = this.postings.get(term);
       if (!list) {
         list = [];
         this.postings.set(term, list);
         this.sortedTerms = undefined;
       }
-      list.push(slot, frequency);
+      list.push(slot, end - i);
+      i = end;
     }
   }
 
