@@ -51,8 +51,9 @@ type ExtensionGlobals = { browser?: { runtime: { connect(info: { name: string })
 
 /** Runs in the sidebar document: its own Port to the background, one message at a time. */
 async function measureInSidebar(win: Window & typeof globalThis, arg: { url: string; chunk: number; queries: string[]; conversations: string[] }): Promise<InPage> {
-  // tsx names inner functions with an `__name` helper that the page does not have (see NAME_SHIM in pages.ts).
-  (win as unknown as { __name?: unknown }).__name ??= (fn: unknown) => fn;
+  // tsx names inner functions with an `__name` helper that the page does not have (see NAME_SHIM in
+  // pages.ts); this code may run in another extension page than `win`, so the shim goes on its own global.
+  (globalThis as unknown as { __name?: unknown }).__name ??= (fn: unknown) => fn;
   const globals = win as unknown as ExtensionGlobals;
   const runtime = (globals.browser ?? globals.chrome)!.runtime;
   const port = runtime.connect({ name: 'jawad-sidebar' });

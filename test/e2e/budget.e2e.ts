@@ -7,6 +7,7 @@ import { textReply, toolCallReply } from '../support/scripted-model';
 import { decide, startAgentTask, waitForPrompt } from './support/agent-flows';
 import { browsersUnderTest } from './support/extension-browser';
 import { openView, useReadyJawad, waitForAnswer } from './support/flows';
+import { recordModelCall } from './support/usage';
 
 for (const browserName of browsersUnderTest()) {
   describe(`budgets in ${browserName}`, () => {
@@ -28,20 +29,7 @@ for (const browserName of browsersUnderTest()) {
       await waitForPrompt(sidebar);
 
       // The first model call is recorded as the router records it (issue 11): 20k gpt-4o input tokens, $0.05.
-      await sidebar.eval(async (win) => {
-        const open = win.indexedDB.open('jawad');
-        const db = await new Promise<IDBDatabase>((done) => (open.onsuccess = () => done(open.result)));
-        const read = db.transaction('messages').objectStore('messages').getAll();
-        const rows = await new Promise<Array<{ role: string; status: string; requestId: string; conversationId: string; id: string }>>((done) => (read.onsuccess = () => done(read.result)));
-        const answer = rows.find((row) => row.role === 'assistant' && row.status === 'streaming')!;
-        const write = db.transaction('usage', 'readwrite');
-        write.objectStore('usage').put({
-          requestId: `${answer.requestId}:llm-0000f00d`, kind: 'agent', conversationId: answer.conversationId, messageId: answer.id, provider: 'openai',
-          baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o', inputTokens: 20_000, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, createdAt: Date.now(),
-        });
-        await new Promise((done) => (write.oncomplete = done));
-        db.close();
-      }, null);
+      await recordModelCall(sidebar, { streaming: true }, { link: 'llm-0000f00d', kind: 'agent', provider: 'openai', model: 'gpt-4o', inputTokens: 20_000, cachedInputTokens: 0, outputTokens: 0 });
       await decide(sidebar, 'allow-once');
 
       const prompt = await sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('[data-testid=budget-prompt]')?.innerText, null, 'the budget prompt');

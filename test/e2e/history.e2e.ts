@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
 import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/extension-browser';
 import { captureDownloads, downloaded } from './support/downloads';
+import { recordModelCall } from './support/usage';
 import { backToChat, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
 
 const CHATGPT_EXPORT = readFileSync(new URL('../fixtures/imports/chatgpt-conversations.json', import.meta.url), 'utf8');
@@ -125,21 +126,7 @@ for (const browserName of browsersUnderTest()) {
     it('shows tokens and cost per reply and per provider from the usage records', async () => {
       const { sidebar } = jawad;
       // The router writes usage records (issue 11); here they are written as it would.
-      const ids = await sidebar.eval(async (win) => {
-        const open = win.indexedDB.open('jawad');
-        const db = await new Promise<IDBDatabase>((done) => (open.onsuccess = () => done(open.result)));
-        const read = db.transaction('messages').objectStore('messages').getAll();
-        const rows = await new Promise<Array<{ id: string; conversationId: string; role: string; content: string }>>((done) => (read.onsuccess = () => done(read.result)));
-        const answer = rows.find((row) => row.role === 'assistant' && row.content.startsWith('A pot for tea'))!;
-        const write = db.transaction('usage', 'readwrite');
-        write.objectStore('usage').put({
-          requestId: 'user-0000aaaa:chat-0000bbbb:llm-0000cccc', kind: 'chat', conversationId: answer.conversationId, messageId: answer.id, provider: 'openai',
-          baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-2024-08-06', inputTokens: 200_000, cachedInputTokens: 100_000, outputTokens: 10_000, reasoningTokens: 0, createdAt: Date.now(),
-        });
-        await new Promise((done) => (write.oncomplete = done));
-        db.close();
-        return answer;
-      }, null);
+      const ids = await recordModelCall(sidebar, { content: 'A pot for tea.' }, { link: 'llm-0000cccc', kind: 'chat', provider: 'openai', model: 'gpt-4o-2024-08-06', inputTokens: 200_000, cachedInputTokens: 100_000, outputTokens: 10_000 });
       await openView(sidebar, 'History');
       await sidebar.click(`.history-group li[data-conversation-id="${ids.conversationId}"] .conversation-title`);
       // 100k uncached × $2.50 + 100k cached × $1.25 + 10k out × $10, per million: $0.475.

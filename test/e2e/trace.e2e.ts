@@ -7,6 +7,7 @@ import { textReply, toolCallReply } from '../support/scripted-model';
 import { decide, startAgentTask, waitForPrompt } from './support/agent-flows';
 import { captureDownloads, downloaded } from './support/downloads';
 import { browsersUnderTest } from './support/extension-browser';
+import { recordModelCall } from './support/usage';
 import { useReadyJawad, waitForAnswer } from './support/flows';
 
 interface ShownEntry {
@@ -30,20 +31,7 @@ for (const browserName of browsersUnderTest()) {
       await waitForAnswer(sidebar, 20_000);
 
       // The router records each model call (issue 11); the record is written here as it would be.
-      await sidebar.eval(async (win) => {
-        const open = win.indexedDB.open('jawad');
-        const db = await new Promise<IDBDatabase>((done) => (open.onsuccess = () => done(open.result)));
-        const read = db.transaction('messages').objectStore('messages').getAll();
-        const rows = await new Promise<Array<{ role: string; requestId: string; conversationId: string; id: string; content: string }>>((done) => (read.onsuccess = () => done(read.result)));
-        const answer = rows.find((row) => row.content === 'Added one jacket to the cart.')!;
-        const write = db.transaction('usage', 'readwrite');
-        write.objectStore('usage').put({
-          requestId: `${answer.requestId}:llm-0000beef`, kind: 'agent', conversationId: answer.conversationId, messageId: answer.id, provider: 'openai',
-          baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputTokens: 900, cachedInputTokens: 0, outputTokens: 40, reasoningTokens: 0, createdAt: Date.now(),
-        });
-        await new Promise((done) => (write.oncomplete = done));
-        db.close();
-      }, null);
+      await recordModelCall(sidebar, { content: 'Added one jacket to the cart.' }, { link: 'llm-0000beef', kind: 'agent', provider: 'openai', model: 'gpt-4o-mini', inputTokens: 900, cachedInputTokens: 0, outputTokens: 40 });
 
       await sidebar.click('article.message.assistant:last-of-type button[aria-label="Trace this answer"]');
       const entries = await sidebar.waitFor(

@@ -182,7 +182,11 @@ function ImportExport() {
   );
 }
 
-const dollars = (text: string): number | undefined => (text.trim() === '' ? undefined : Math.max(0, Number(text)));
+/** A form's dollar field: undefined when left empty. */
+function dollars(data: FormData, name: string): number | undefined {
+  const text = String(data.get(name) ?? '').trim();
+  return text === '' ? undefined : Math.max(0, Number(text));
+}
 
 function BudgetForm({ budgets }: { budgets: Budgets }) {
   return (
@@ -191,8 +195,8 @@ function BudgetForm({ budgets }: { budgets: Budgets }) {
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
-        const perTask = dollars(String(data.get('perTask') ?? ''));
-        const perDay = dollars(String(data.get('perDay') ?? ''));
+        const perTask = dollars(data, 'perTask');
+        const perDay = dollars(data, 'perDay');
         saveBudgets({ ...(perTask === undefined ? {} : { perTask }), ...(perDay === undefined ? {} : { perDay }) });
       }}
     >
@@ -218,8 +222,8 @@ function PriceForm({ prices, custom }: { prices: Record<string, ModelPrice>; cus
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
-        const cachedInput = dollars(String(data.get('cachedInput') ?? ''));
-        savePrice(key.trim(), { input: dollars(String(data.get('input'))) ?? 0, output: dollars(String(data.get('output'))) ?? 0, ...(cachedInput === undefined ? {} : { cachedInput }) });
+        const cachedInput = dollars(data, 'cachedInput');
+        savePrice(key.trim(), { input: dollars(data, 'input') ?? 0, output: dollars(data, 'output') ?? 0, ...(cachedInput === undefined ? {} : { cachedInput }) });
       }}
     >
       <label>
