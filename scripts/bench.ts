@@ -104,7 +104,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
     if (!failed(agentOverhead)) log(`  agent step: p50 ${agentOverhead.perStep.p50.toFixed(1)} ms, p95 ${agentOverhead.perStep.p95.toFixed(1)} ms (tools alone p50 ${agentOverhead.toolsPerStep.p50.toFixed(1)} ms); prompts ${agentOverhead.prompts}`);
     // Last: it fills this profile's database with 100k messages.
-    const history = await attempt('history at scale', () => measureHistory(jawad.sidebar, TRANSFER_CHUNK_CHARS, log));
+    const history = await attempt('history at scale', () => measureHistory(jawad.host, TRANSFER_CHUNK_CHARS, log));
     if (!failed(history)) {
       log(`  history: import ${history.importMs.toFixed(0)} ms, open p50 ${history.openMs.p50.toFixed(1)} ms, search p50 ${history.searchMs.p50.toFixed(1)} ms (first ${history.firstSearchMs.toFixed(0)} ms), recall p50 ${history.recallMs.p50.toFixed(1)} ms, export ${history.exportMs.toFixed(0)} ms`);
     }

@@ -5,7 +5,10 @@ import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 import { BudgetPrompt } from './BudgetPrompt';
 import { PermissionPrompt } from './PermissionPrompt';
-import { TraceView } from './TraceView';
+import { lazyView } from './lazy';
+
+/** Opened from an answer's Trace button: its code loads then, not with the chat. */
+const TraceView = lazyView(() => import('./TraceView').then((m) => m.TraceView));
 
 const NO_STEPS: AgentStep[] = [];
 
@@ -95,7 +98,7 @@ export function ChatView() {
           </button>
         </div>
       )}
-      <TraceView />
+      {state.value.trace && <TraceView />}
       <BudgetPrompt />
       <WaitingElsewhere />
       <PermissionPrompt />
