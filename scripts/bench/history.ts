@@ -35,6 +35,7 @@ async function serve(text: string): Promise<{ url: string; close: () => Promise<
 
 interface PortLike {
   postMessage(message: unknown): void;
+  onDisconnect: { addListener(fn: () => void): void };
   onMessage: { addListener(fn: (event: never) => void): void; removeListener(fn: (event: never) => void): void };
 }
 
@@ -63,7 +64,16 @@ interface Job {
  */
 function startJob(job: Job): void {
   const g = globalThis as unknown as { __bench?: BenchState; browser?: { runtime: { connect(i: { name: string }): PortLike } }; chrome?: { runtime: { connect(i: { name: string }): PortLike } } };
-  g.__bench ??= { port: (g.browser ?? g.chrome)!.runtime.connect({ name: 'jawad-sidebar' }), n: 0 };
+  if (!g.__bench) {
+    const port = (g.browser ?? g.chrome)!.runtime.connect({ name: 'jawad-sidebar' });
+    const created: BenchState = { port, n: 0 };
+    // The background went away mid-job (stopped, crashed, out of memory): fail instead of waiting.
+    port.onDisconnect.addListener(() => {
+      if (created.job && !created.job.done) Object.assign(created.job, { done: true, error: 'the background disconnected' });
+      g.__bench = undefined;
+    });
+    g.__bench = created;
+  }
   const bench = g.__bench;
   const state: NonNullable<BenchState['job']> = { done: false };
   bench.job = state;

@@ -12,6 +12,7 @@ export interface HistoryDocMeta {
 }
 
 const SEARCH_LIMIT = 30;
+const REBUILD_AFTER = 1_000;
 
 /** What a search finds in a step: what the model said, what it did, on what, and what came of it. */
 export function stepText(step: AgentStep): string {
@@ -63,7 +64,9 @@ export class SearchIndex {
     const prefix = change.table === 'messages' ? 'm:' : 's:';
     switch (change.type) {
       case 'put':
-        for (const value of change.values) index.upsert(change.table === 'messages' ? messageDoc(value as MessageRow) : stepDoc(value as AgentStep));
+        // A big batch (an import) is cheaper to take in with the next full load than row by row.
+        if (change.values.length > REBUILD_AFTER) this.index = undefined;
+        else for (const value of change.values) index.upsert(change.table === 'messages' ? messageDoc(value as MessageRow) : stepDoc(value as AgentStep));
         return;
       case 'delete':
         for (const key of change.keys) index.remove(`${prefix}${String(key)}`);
