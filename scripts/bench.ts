@@ -9,7 +9,9 @@
  *  3. per-token added latency, from the provider's write to the sidebar DOM —
  *     scripts/bench/token-latency.ts;
  *  4. the agent's overhead per step (snapshot + click + settle + Harbor), model time excluded —
- *     scripts/bench/agent-overhead.ts.
+ *     scripts/bench/agent-overhead.ts;
+ *  5. history at scale (100k messages, 20k steps): import, open a conversation, search, memory
+ *     recall, export — scripts/bench/history.ts.
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -29,6 +31,8 @@ import { round } from './bench/stats';
 import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
 import { attempt, failed, type Outcome } from './bench/outcome';
 import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './bench/agent-overhead';
+import { measureHistory, type HistoryResult } from './bench/history';
+import { TRANSFER_CHUNK_CHARS } from '../src/protocol';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -40,6 +44,11 @@ const TARGETS = {
   coldOpenMs: 150,
   tokenP95Ms: 16,
   agentStepMs: 150,
+  historyOpenMs: 20,
+  historySearchMs: 100,
+  historyRecallMs: 30,
+  historyExportMs: 3_000,
+  historyImportMs: 5_000,
 } as const;
 
 
@@ -48,6 +57,7 @@ interface BrowserResult {
   coldOpen: Outcome<ColdOpenResult>;
   tokenLatency: Outcome<TokenLatencyResult>;
   agentOverhead: Outcome<AgentOverheadResult>;
+  history: Outcome<HistoryResult>;
 }
 
 const log = (line: string) => console.log(line);
@@ -73,7 +83,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
   const launched = await attempt(`launching ${name}`, () => launchJawad(name));
   if (failed(launched)) {
     await provider.close();
-    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched };
+    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched, history: launched };
   }
   const jawad = launched;
   try {
@@ -93,14 +103,19 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
     if (!failed(agentOverhead)) log(`  agent step: p50 ${agentOverhead.perStep.p50.toFixed(1)} ms, p95 ${agentOverhead.perStep.p95.toFixed(1)} ms (tools alone p50 ${agentOverhead.toolsPerStep.p50.toFixed(1)} ms); prompts ${agentOverhead.prompts}`);
+    // Last: it fills this profile's database with 100k messages.
+    const history = await attempt('history at scale', () => measureHistory(jawad.host, TRANSFER_CHUNK_CHARS, log));
+    if (!failed(history)) {
+      log(`  history: import ${history.importMs.toFixed(0)} ms, open p50 ${history.openMs.p50.toFixed(1)} ms, search p50 ${history.searchMs.p50.toFixed(1)} ms (first ${history.firstSearchMs.toFixed(0)} ms), recall p50 ${history.recallMs.p50.toFixed(1)} ms, export ${history.exportMs.toFixed(0)} ms`);
+    }
     if (distStamp(DIST[name]) !== stamp) {
       // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
       // mixes two builds or breaks the extension outright. Such figures are worthless.
       const error = { error: `${DIST[name]} was rebuilt during the measurement (a concurrent npm run build?): run the bench again` };
       log(`  ✗ ${error.error}`);
-      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error };
+      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, history: error };
     }
-    return { version, coldOpen, tokenLatency, agentOverhead };
+    return { version, coldOpen, tokenLatency, agentOverhead, history };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
@@ -144,6 +159,23 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'agent tools alone per step p50 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.toolsPerStep.p50)), note: 'the registry\'s own durations of snapshot + click' },
     { metric: 'permission prompts in the measured task', values: per((r) => cell(r.agentOverhead, (a) => a.prompts)), max: 0, note: 'sanity check: the site was granted first', digits: 0 },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
+    ...historyRows(per),
+  ];
+}
+
+/** History at scale: 100k messages and 20k steps in the database (scripts/bench/history.ts). */
+function historyRows(per: (pick: (r: BrowserResult) => Cell) => Row['values']): Row[] {
+  const h = (pick: (value: HistoryResult) => number) => per((r) => cell(r.history, pick));
+  return [
+    { metric: 'history: import 100k messages + 20k steps (ms)', values: h((x) => x.importMs), max: TARGETS.historyImportMs, note: 'first part sent → written (parse, compare, write)' },
+    { metric: 'history: open a conversation, last 50 p50 (ms)', values: h((x) => x.openMs.p50), max: TARGETS.historyOpenMs, note: 'OPEN_CONVERSATION round trip, 20 conversations' },
+    { metric: 'history: open a conversation p95 (ms)', values: h((x) => x.openMs.p95) },
+    { metric: 'history: search p50 (ms)', values: h((x) => x.searchMs.p50), max: TARGETS.historySearchMs, note: '8 queries: rare to very common words, pairs, a prefix' },
+    { metric: 'history: search p95 (ms)', values: h((x) => x.searchMs.p95) },
+    { metric: 'history: first search after start (ms)', values: h((x) => x.firstSearchMs), note: 'builds the in-memory index from the database' },
+    { metric: 'history: memory recall p50 (ms)', values: h((x) => x.recallMs.p50), max: TARGETS.historyRecallMs, note: 'PREVIEW_RECALL round trip' },
+    { metric: 'history: memory recall p95 (ms)', values: h((x) => x.recallMs.p95) },
+    { metric: 'history: export everything (ms)', values: h((x) => x.exportMs), max: TARGETS.historyExportMs, note: 'EXPORT_ARCHIVE → last part received' },
   ];
 }
 

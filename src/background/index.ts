@@ -9,11 +9,17 @@ import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
 import { database } from '../db/database';
 import { SettingsStore } from '../db/settings';
+import { PageCache } from '../db/page-cache';
+import { SearchIndex } from '../db/search-index';
 import { allowProviderOrigin, installBrowserHooks } from '../platform';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
+import { BudgetGuard } from './history/budget-guard';
+import { CostService } from './history/cost-service';
+import { createHistoryHandlers } from './history/history-handlers';
+import { MemoryService } from './memory/memory-service';
 import { createRouter } from './llm/router';
 import { createConnectionTest } from './llm/test-connection';
 import { queryActiveTab } from './page-scripts';
@@ -28,6 +34,9 @@ const db = database();
 const conversations = new ConversationStore(db);
 const settings = new SettingsStore(db);
 const steps = new StepStore(db);
+const search = new SearchIndex(db);
+const costs = new CostService(db);
+const memory = new MemoryService({ db, search, pageCache: new PageCache(db), activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
   get: async (key) => (await browser.storage.session.get(key))[key],
@@ -39,6 +48,8 @@ const streamChat = createRouter({
   shapes: { get: (model) => settings.requestShape(model), remember: (model, shape) => settings.rememberRequestShape(model, shape) },
   recordUsage,
 });
+const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
+const stream = budget.wrap(streamChat);
 const tools = createToolRegistry();
 
 const ready = (async () => {
@@ -51,9 +62,9 @@ const chat: ChatService = new ChatService({
   conversations,
   settings,
   readPage: readActivePage,
-  stream: streamChat,
+  stream,
   agent: new AgentRunner({
-    stream: streamChat,
+    stream,
     tools,
     harbor,
     steps,
@@ -71,9 +82,23 @@ const chat: ChatService = new ChatService({
     emit: (event) => ports.broadcast(event),
   }),
   emit: (event) => ports.broadcast(event),
+  memory,
+  budget,
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection: createConnectionTest(streamChat), allowProviderOrigin, voice: new VoiceService(settings, transcribe, recordUsage), tools, steps, harbor, broker }),
+  createHandlers({
+    chat,
+    conversations,
+    settings,
+    testConnection: createConnectionTest(streamChat),
+    allowProviderOrigin,
+    voice: new VoiceService(settings, transcribe, recordUsage),
+    tools,
+    steps,
+    harbor,
+    broker,
+    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, memory, budget, sendConversations }),
+  }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

@@ -1,5 +1,6 @@
 export * from './agent';
 export * from './errors';
+export * from './history';
 export * from './messages';
 export * from './parse';
 export * from './request-id';

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { CAPS } from './caps';
 import { ErrorPayload } from './errors';
+import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
@@ -53,6 +54,8 @@ export const StoredMessage = z.object({
   model: z.optional(z.string()),
   /** The model's thinking, kept apart from the answer: shown collapsed, never sent back. */
   reasoning: z.optional(z.string()),
+  /** What memory gave the model for this answer (issue 14). */
+  context: z.optional(z.array(UsedContext)),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -61,6 +64,8 @@ export const Conversation = z.object({
   title: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** Kept at the top of the history list. */
+  pinned: z.optional(z.boolean()),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -69,6 +74,77 @@ export type Conversation = z.infer<typeof Conversation>;
 export const MAX_CHAT_CHARS = 100_000;
 /** About 7.5 MB of audio: five minutes of Opus at typical voice bit rates, with room to spare. */
 export const MAX_AUDIO_BASE64_CHARS = 10_000_000;
+
+/** The latest messages a conversation opens with. */
+export const OPEN_LIMIT = 50;
+
+const TransferPart = {
+  transferId: Id,
+  index: z.int().check(z.nonnegative()),
+  count: z.int().check(z.positive(), z.maximum(Math.ceil(MAX_IMPORT_CHARS / TRANSFER_CHUNK_CHARS))),
+  text: z.string().check(z.maxLength(TRANSFER_CHUNK_CHARS)),
+};
+
+// ---- History, memory, traces and cost (issue 14) --------------------------------------------
+// Kept together, apart from the rest, so parallel work on the protocol merges cleanly.
+
+function historyRequests() {
+  return [
+    message('SEARCH_HISTORY', z.object({ query: z.string().check(z.maxLength(500)) })),
+    message('RENAME_CONVERSATION', z.object({ conversationId: Id, title: z.string().check(z.trim(), z.minLength(1, 'A title cannot be empty'), z.maxLength(200)) })),
+    message('PIN_CONVERSATION', z.object({ conversationId: Id, pinned: z.boolean() })),
+    /** Asks for the whole archive, which comes back as ARCHIVE_PART events. */
+    message('EXPORT_ARCHIVE', z.object({ transferId: Id })),
+    message('EXPORT_MARKDOWN', z.object({ conversationId: Id })),
+    /** One part of a file to import; once all parts are in: a preview, or the import itself when `apply`. */
+    message('IMPORT_PART', z.object({ ...TransferPart, apply: z._default(z.boolean(), false) })),
+    message('GET_COSTS', z.object({ conversationId: z.optional(Id) })),
+    message('LIST_MEMORIES', Empty),
+    /** Adds a memory (no id) or changes one; page memories keep their site. */
+    message('SAVE_MEMORY', z.object({
+      id: z.optional(Id),
+      text: z.string().check(z.trim(), z.minLength(1, 'A memory cannot be empty'), z.maxLength(MAX_MEMORY_CHARS)),
+      pinned: z._default(z.boolean(), false),
+    })),
+    /** Forgets a memory, or keeps a past message out of memory from now on (the message itself stays). */
+    message('FORGET_MEMORY', z.object({ kind: z.enum(['memory', 'message']), id: Id })),
+    message('SET_MEMORY_ENABLED', z.object({ enabled: z.boolean() })),
+    /** What memory would give the model for this question (the memory view's "try a question"). */
+    message('PREVIEW_RECALL', z.object({ question: z.string().check(z.minLength(1), z.maxLength(MAX_CHAT_CHARS)), conversationId: z.optional(Id), windowId: WindowId })),
+    message('SAVE_BUDGETS', Budgets),
+    /** Sets the price of `provider/model`, or (null) goes back to the default. */
+    message('SAVE_PRICE', z.object({ key: z.string().check(z.regex(/^[^/\s]+\/\S+$/, 'Name the model as provider/model'), z.maxLength(300)), price: z.nullable(ModelPrice) })),
+    /** The user's answer to a BUDGET_REQUEST: go on (with one more budget's worth) or stop the work. */
+    message('BUDGET_RESPONSE', z.object({ id: Id, decision: z.enum(['continue', 'stop']) })),
+    /** The request-id chain behind an answer or an agent step. */
+    message('GET_TRACE', z.object({ messageId: z.optional(Id), stepId: z.optional(Id) })),
+  ] as const;
+}
+
+function historyEvents() {
+  return [
+    message('SEARCH_RESULTS', z.object({ query: z.string(), hits: z.array(SearchHit) })),
+    message('ARCHIVE_PART', z.object(TransferPart)),
+    message('MARKDOWN', z.object({ filename: z.string(), markdown: z.string() })),
+    message('IMPORT_RESULT', ImportPreview),
+    message('COSTS', CostReport),
+    message('MEMORIES', z.object({ enabled: z.boolean(), memories: z.array(Memory) })),
+    message('TRACE', Trace),
+    message('RECALL', z.object({ question: z.string(), used: z.array(UsedContext) })),
+    /** Work is paused before a model call that would go over a budget; answer with BUDGET_RESPONSE. */
+    message('BUDGET_REQUEST', z.object({
+      id: Id,
+      conversationId: Id,
+      messageId: Id,
+      scope: z.enum(['task', 'day']),
+      /** Dollars spent so far (the task's, or today's), and the limit. */
+      spent: z.number(),
+      limit: z.number(),
+    })),
+    /** A budget prompt is no longer waiting (answered, or its task ended). */
+    message('BUDGET_SETTLED', z.object({ id: Id })),
+  ] as const;
+}
 
 export const SidebarRequest = z.discriminatedUnion('type', [
   message('CHAT_MESSAGE', z.object({
@@ -83,7 +159,13 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('STOP_GENERATION', z.object({ conversationId: Id })),
   message('RETRY_MESSAGE', z.object({ conversationId: Id, messageId: Id })),
   message('LIST_CONVERSATIONS', Empty),
-  message('OPEN_CONVERSATION', z.object({ conversationId: Id })),
+  message('OPEN_CONVERSATION', z.object({
+    conversationId: Id,
+    /** How many of the latest messages to send (older ones on request); OPEN_LIMIT by default. */
+    limit: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
+    /** A message to show (a search hit): enough messages are sent to include it. */
+    focus: z.optional(Id),
+  })),
   message('DELETE_CONVERSATION', z.object({ conversationId: Id })),
   message('CLEAR_HISTORY', Empty),
   message('GET_SETTINGS', Empty),
@@ -117,6 +199,7 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('SAVE_HARBOR_OPTIONS', HarborOptions),
   /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
   message('PING', Empty),
+  ...historyRequests(),
 ]);
 export type SidebarRequest = z.infer<typeof SidebarRequest>;
 export type SidebarRequestType = SidebarRequest['type'];
@@ -198,7 +281,15 @@ export type TestResultPayload = z.infer<typeof TestResultPayload>;
 
 export const BackgroundEvent = z.discriminatedUnion('type', [
   message('CHAT_RESPONSE', ChatResponsePayload),
-  message('CONVERSATION', z.object({ conversation: Conversation, messages: z.array(StoredMessage), steps: z._default(z.array(AgentStep), []) })),
+  message('CONVERSATION', z.object({
+    conversation: Conversation,
+    messages: z.array(StoredMessage),
+    steps: z._default(z.array(AgentStep), []),
+    /** How many older messages were not sent. */
+    earlier: z.optional(z.int().check(z.nonnegative())),
+    /** The message the sidebar asked to show. */
+    focus: z.optional(z.string()),
+  })),
   message('CONVERSATIONS', z.object({ conversations: z.array(Conversation) })),
   message('SETTINGS', z.nullable(PublicSettings)),
   message('TEST_RESULT', TestResultPayload),
@@ -216,6 +307,7 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('VOICE_RESULT', z.object({ transcript: z.string(), isFinal: z.boolean() })),
   message('VOICE_END', Empty),
   message('VOICE_ERROR', VoiceErrorPayload),
+  ...historyEvents(),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatService } from '../../src/background/chat/chat-service';
+import { createHistoryHandlers } from '../../src/background/history/history-handlers';
+import { CostService } from '../../src/background/history/cost-service';
+import { SearchIndex } from '../../src/db/search-index';
+import { MemoryService } from '../../src/background/memory/memory-service';
 import { createHandlers, type HandlerContext, type HandlerTable } from '../../src/background/handlers';
 import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase } from '../../src/db/database';
@@ -53,7 +57,10 @@ beforeEach(() => {
   harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
   steps = new StepStore(db);
   broker = new PermissionBroker();
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker });
+  const search = new SearchIndex(db);
+  const history = (sendConversations: Parameters<typeof createHistoryHandlers>[0]['sendConversations']) =>
+    createHistoryHandlers({ db, conversations, steps, search, costs: new CostService(db), memory: new MemoryService({ db, search, activeUrl: async () => undefined }), budget: { respond: () => undefined }, sendConversations });
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, history });
 });
 afterEach(async () => {
   await db.delete();

@@ -6,7 +6,8 @@ import { lazyView } from './lazy';
 const SettingsView = lazyView(() => import('./SettingsView').then((m) => m.SettingsView));
 const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.HistoryView));
 const ToolsView = lazyView(() => import('./ToolsView').then((m) => m.ToolsView));
-const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, chat: ChatView } as const;
+const MemoryView = lazyView(() => import('./MemoryView').then((m) => m.MemoryView));
+const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, memory: MemoryView, chat: ChatView } as const;
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
@@ -44,6 +45,7 @@ export function App() {
             New chat
           </button>
           <NavButton target="history" label="History" />
+          <NavButton target="memory" label="Memory" />
           <NavButton target="tools" label="Tools" />
           <NavButton target="settings" label="Settings" />
         </nav>

@@ -1,5 +1,6 @@
-import type { AgentStep, StoredMessage } from '../../protocol';
-import { retry } from '../store';
+import type { AgentStep, CostRow, StoredMessage, UsedContext } from '../../protocol';
+import { formatCost, formatTokens } from '../history-format';
+import { forgetMemory, forgotten, openConversation, openTrace, retry } from '../store';
 import { ActionLog } from './ActionLog';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
@@ -39,11 +40,58 @@ function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   );
 }
 
-export function MessageItem({ message, steps, canRetry }: { message: StoredMessage; steps: AgentStep[]; canRetry: boolean }) {
+/** Every model call this answer made (one for a reply, several for an agent task), from the usage records. */
+function Cost({ row }: { row: CostRow }) {
+  return (
+    <span class="usage" data-testid="reply-cost" title={`${row.calls} model call${row.calls === 1 ? '' : 's'}`}>
+      {formatTokens(row)} tokens · {formatCost(row)}
+    </span>
+  );
+}
+
+function origin(item: UsedContext): string {
+  const day = new Date(item.createdAt).toLocaleDateString();
+  if (item.kind === 'message') return `Earlier conversation “${item.title ?? ''}”, ${day}`;
+  if (item.source === 'page') return `Read on ${item.site ?? 'a web page'}, ${day}`;
+  return `Saved memory, ${day}`;
+}
+
+/** What memory gave the model for this answer, each with where it came from; the user can forget any of it. */
+export function UsedContextList({ items }: { items: UsedContext[] }) {
+  return (
+    <details class="used-context" data-testid="used-context">
+      <summary>Used context ({items.length})</summary>
+      <ul>
+        {items.map((item) => (
+          <li key={`${item.kind}:${item.id}`} data-kind={item.kind} data-source={item.source}>
+            <span class="provenance">{origin(item)}</span>
+            <span class="context-text">{item.text}</span>
+            <span class="row-actions">
+              {item.conversationId && (
+                <button type="button" class="link-button" onClick={() => openConversation(item.conversationId!, item.id)}>
+                  Open
+                </button>
+              )}
+              {forgotten.value.has(item.id) ? (
+                <span class="forgotten">Forgotten</span>
+              ) : (
+                <button type="button" class="link-button" onClick={() => forgetMemory(item.kind, item.id)}>
+                  Forget
+                </button>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function MessageItem({ message, steps, canRetry, cost, focused }: { message: StoredMessage; steps: AgentStep[]; canRetry: boolean; cost?: CostRow | undefined; focused?: boolean }) {
   const isUser = message.role === 'user';
   return (
     <article
-      class={`message ${message.role} ${message.status}`}
+      class={`message ${message.role} ${message.status}${focused ? ' focused' : ''}`}
       data-status={message.status}
       data-message-id={message.id}
       aria-busy={message.status === 'streaming'}
@@ -52,6 +100,7 @@ export function MessageItem({ message, steps, canRetry }: { message: StoredMessa
       {message.page && <PageChip page={message.page} />}
       {message.reasoning && <Thinking text={message.reasoning} live={message.status === 'streaming' && message.content === ''} />}
       {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
+      {!isUser && message.context && message.context.length > 0 && <UsedContextList items={message.context} />}
       {!isUser && <ActionLog steps={steps} />}
       {message.status === 'streaming' && message.content === '' && !message.reasoning && steps.length === 0 && <p class="thinking">Thinking…</p>}
       {message.error && message.status !== 'stopped' && (
@@ -62,7 +111,12 @@ export function MessageItem({ message, steps, canRetry }: { message: StoredMessa
       {!isUser && (
         <footer class="message-footer">
           {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
-          {message.usage && <Usage usage={message.usage} />}
+          {cost ? <Cost row={cost} /> : message.usage && <Usage usage={message.usage} />}
+          {message.status !== 'streaming' && (
+            <button type="button" class="link-button" aria-label="Trace this answer" onClick={() => openTrace(message.id)}>
+              Trace
+            </button>
+          )}
           {canRetry && message.status !== 'streaming' && (
             <button type="button" class="link-button" onClick={() => retry(message.id)}>
               Retry

@@ -485,3 +485,37 @@ describe('agent turns', () => {
     expect(run).not.toHaveBeenCalled();
   });
 });
+
+describe('ChatService with memory', () => {
+  beforeEach(() => settings.save(SETTINGS));
+
+  it('gives the model what memory recalled before the question, keeps it for later turns, and shows it on the answer', async () => {
+    const used = [{ kind: 'message' as const, id: 'old-1', text: 'My cat is called Pixel', source: 'conversation' as const, conversationId: 'old', title: 'Pets', createdAt: 5 }];
+    const recall = vi.fn(async () => ({ block: 'Jawad’s memory recalled: My cat is called Pixel', used }));
+    const rememberPage = vi.fn(async () => undefined);
+    const withMemory = new ChatService({ conversations, settings, readPage, stream: (config, request) => (calls.push({ config, request }), script(config, request)), emit: (event) => events.push(event), memory: { recall, rememberPage } });
+
+    await withMemory.sendMessage(chat('What is my cat called?', { attachPage: true, windowId: 4 }));
+    expect(recall).toHaveBeenCalledWith('What is my cat called?', expect.any(String), 4);
+    expect(rememberPage).toHaveBeenCalledWith(PAGE);
+    const turn = calls[0]!.request.messages.at(-1)!.content;
+    expect(turn.indexOf('Jawad’s memory recalled: My cat is called Pixel')).toBe(0);
+    expect(turn.endsWith('What is my cat called?')).toBe(true);
+    expect(startOf()!.assistantMessage.context).toEqual(used);
+    expect(finalOf()!.message.context).toEqual(used);
+
+    script = reply(['Still Pixel']);
+    recall.mockResolvedValueOnce({ block: '', used: [] });
+    await withMemory.sendMessage(chat('And her age?', { conversationId: finalOf()!.conversationId }));
+    expect(calls[1]!.request.messages.some((m) => m.content.startsWith('Jawad’s memory recalled'))).toBe(true);
+  });
+
+  it('answers without memory when recall fails', async () => {
+    const withMemory = new ChatService({
+      conversations, settings, readPage, stream: (config, request) => script(config, request), emit: (event) => events.push(event),
+      memory: { recall: async () => Promise.reject(new Error('index broken')), rememberPage: async () => undefined },
+    });
+    await withMemory.sendMessage(chat('Hi'));
+    expect(finalOf()!.message).toMatchObject({ status: 'complete', content: 'Hello there' });
+  });
+});

@@ -12,14 +12,14 @@ export interface ProviderChoice {
   timeoutSeconds?: number;
 }
 
-export async function openView(sidebar: Sidebar, label: 'Settings' | 'History' | 'Tools'): Promise<void> {
+export async function openView(sidebar: Sidebar, label: 'Settings' | 'History' | 'Tools' | 'Memory'): Promise<void> {
   const pressed = await sidebar.eval((win, text) => {
     const button = Array.from(win.document.querySelectorAll('.top-bar nav button')).find((b) => (b as HTMLElement).innerText === text);
     return button?.getAttribute('aria-pressed') === 'true';
   }, label);
   if (!pressed) await sidebar.click('.top-bar nav button', label);
   // The view's code loads on first use.
-  await sidebar.waitFor((win, selector) => win.document.querySelector(selector), ({ Settings: 'form.settings', History: 'section.history', Tools: 'section.tools' } as const)[label], `the ${label} view`);
+  await sidebar.waitFor((win, selector) => win.document.querySelector(selector), ({ Settings: 'form.settings', History: 'section.history', Tools: 'section.tools', Memory: 'section.memory-view' } as const)[label], `the ${label} view`);
 }
 
 export async function backToChat(sidebar: Sidebar): Promise<void> {
