@@ -52,13 +52,13 @@ export function isInlineBlock(element: Element): boolean {
 export type InlinePart = string | 'skip' | 'read';
 
 /** The block's line: its visible text with each control's part where the control stands. */
-export function inlineText(element: Element, partOf: (child: Element) => InlinePart): string {
+export function inlineText(element: Element, partOf: (child: Element) => InlinePart, shows: (text: Text) => boolean = () => true): string {
   let text = '';
   // A loop over a stack, not recursion: inline elements can nest thousands deep.
   const stack: Node[] = Array.from(element.childNodes).reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.nodeType === Node.TEXT_NODE) text += pageText((node as Text).data);
+    if (node.nodeType === Node.TEXT_NODE && shows(node as Text)) text += pageText((node as Text).data);
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const inner = node as Element;
     if (inner.localName === 'br') text += ' ';

@@ -14,7 +14,7 @@ import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
-import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn } from '../visibility';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn, VisibleTree } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -225,12 +225,14 @@ export function takesClicksUnseen(element: Element): boolean {
 /** A block's text and inline controls as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element): void {
   const line = walk.lines.length;
+  // The one visibility rule inside the block too: clipped, scaled-away or invisible-ink parts stay out.
+  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
   const partOf = (child: Element): InlinePart => {
     if (SKIPPED.has(child.localName) || child.getAttribute('aria-hidden') === 'true') return 'skip';
     const painted = child.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     const role = roleOf(child);
     const unseen = !painted && (isStyledChoice(child) || takesClicksUnseen(child));
-    if (!painted && !unseen) return 'skip';
+    if ((!painted || tree.isHidden(child)) && !unseen) return 'skip';
     const box = child.getBoundingClientRect();
     // Visually hidden text (1×1 and clipped, for screen readers) is not on screen.
     if (painted && box.width <= 1 && box.height <= 1) return 'skip';
@@ -239,7 +241,7 @@ function emitInline(walk: Walk, element: Element): void {
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, true)}]`;
   };
-  const text = inlineText(element, partOf);
+  const text = inlineText(element, partOf, (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
 }
 
