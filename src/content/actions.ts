@@ -230,6 +230,7 @@ export async function act(action: Action, target: Target, value: string | undefi
   switch (action) {
     case 'click': {
       const clicked = await prepare(element, label);
+      refs.noteClicked(element);
       const leaving = watchLeaving();
       pointerSequence(clicked);
       const navigates = leaving();
