@@ -245,6 +245,7 @@ export async function act(action: Action, target: Target, value: string | undefi
   switch (action) {
     case 'click': {
       const clicked = await prepare(element, label);
+      refs.noteClicked(element);
       const leaving = watchLeaving();
       pointerSequence(clicked);
       const navigates = leaving();

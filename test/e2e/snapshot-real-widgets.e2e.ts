@@ -65,6 +65,24 @@ for (const browserName of browsersUnderTest()) {
       expect(await textOf(page, '#chosen')).toBe('Move log');
     });
 
+    it('lists a popup that no attribute links to right under the button just clicked, and picks from it', async () => {
+      const page = await open();
+      await click(suite.jawad, await refOf(suite.jawad, 'button', 'Newest first'));
+      const text = await snapshotText(suite.jawad);
+      const lines = text.split('\n');
+      // The button stands inside a sentence: its line is that sentence.
+      const button = lines.findIndex((line) => line.includes('[button "Newest first"'));
+      expect(lines[button]).toMatch(/^Sort by: \[button "Newest first" ref=e\d+ expanded\]$/);
+      expect(lines.slice(button + 1, button + 5).map((line) => line.trim())).toEqual([
+        expect.stringMatching(/^- listbox \[ref=e\d+\]$/),
+        expect.stringMatching(/^- option "Newest first"/),
+        expect.stringMatching(/^- option "Oldest first"/),
+        expect.stringMatching(/^- option "Most replies"/),
+      ]);
+      await click(suite.jawad, findRef(text, 'option', 'Most replies')!);
+      expect(await textOf(page, '#sort')).toBe('Most replies');
+    });
+
     it('shows a CSS-only menu as the button that opens it, and reaches its items', async () => {
       const page = await open();
       const before = await snapshotText(suite.jawad);

@@ -490,7 +490,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     overlays: [],
     coverChecks: [],
     naming: new WeakSet(),
-    popupOwners: popupOwners(doc),
+    popupOwners: popupOwners(doc, refs.lastClicked()),
     ownerLines: new Map(),
     attached: [],
   };
