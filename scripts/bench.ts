@@ -12,6 +12,8 @@
  *     scripts/bench/agent-overhead.ts;
  *  5. the agent bridge's overhead per command over the tool's own time, and commands per second for
  *     one client — scripts/bench/bridge-overhead.ts.
+ *  6. history at scale (100k messages, 20k steps): import, open a conversation, search, memory
+ *     recall, export — scripts/bench/history.ts.
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -32,6 +34,8 @@ import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './ben
 import { attempt, failed, type Outcome } from './bench/outcome';
 import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './bench/agent-overhead';
 import { BRIDGE_PAGE, measureBridgeOverhead, type BridgeOverheadResult } from './bench/bridge-overhead';
+import { measureHistory, type HistoryResult } from './bench/history';
+import { TRANSFER_CHUNK_CHARS } from '../src/protocol';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -45,6 +49,11 @@ const TARGETS = {
   agentStepMs: 150,
   bridgeOverheadP50Ms: 5,
   bridgeOverheadP95Ms: 15,
+  historyOpenMs: 20,
+  historySearchMs: 100,
+  historyRecallMs: 30,
+  historyExportMs: 3_000,
+  historyImportMs: 5_000,
 } as const;
 
 /** Commands sent one at a time for the bridge's overhead, then again for its throughput. */
@@ -57,6 +66,7 @@ interface BrowserResult {
   tokenLatency: Outcome<TokenLatencyResult>;
   agentOverhead: Outcome<AgentOverheadResult>;
   bridge: Outcome<BridgeOverheadResult>;
+  history: Outcome<HistoryResult>;
 }
 
 const log = (line: string) => console.log(line);
@@ -82,7 +92,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
   const launched = await attempt(`launching ${name}`, () => launchJawad(name));
   if (failed(launched)) {
     await provider.close();
-    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched, bridge: launched };
+    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched, bridge: launched, history: launched };
   }
   const jawad = launched;
   try {
@@ -105,14 +115,19 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
     log(`  bridge: ${BRIDGE_COMMANDS} commands (snapshot / get title) on ${BRIDGE_PAGE}…`);
     const bridge = await attempt('bridge overhead', () => measureBridgeOverhead(jawad, BRIDGE_COMMANDS));
     if (!failed(bridge)) log(`  bridge overhead: p50 ${bridge.overhead.p50.toFixed(1)} ms, p95 ${bridge.overhead.p95.toFixed(1)} ms over tools p50 ${bridge.toolMs.p50.toFixed(1)} ms; ${bridge.commandsPerSecond.toFixed(0)} commands/s`);
+    // Last: it fills this profile's database with 100k messages.
+    const history = await attempt('history at scale', () => measureHistory(jawad.host, TRANSFER_CHUNK_CHARS, log));
+    if (!failed(history)) {
+      log(`  history: import ${history.importMs.toFixed(0)} ms, open p50 ${history.openMs.p50.toFixed(1)} ms, search p50 ${history.searchMs.p50.toFixed(1)} ms (first ${history.firstSearchMs.toFixed(0)} ms), recall p50 ${history.recallMs.p50.toFixed(1)} ms, export ${history.exportMs.toFixed(0)} ms`);
+    }
     if (distStamp(DIST[name]) !== stamp) {
       // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
       // mixes two builds or breaks the extension outright. Such figures are worthless.
       const error = { error: `${DIST[name]} was rebuilt during the measurement (a concurrent npm run build?): run the bench again` };
       log(`  ✗ ${error.error}`);
-      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, bridge: error };
+      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, bridge: error, history: error };
     }
-    return { version, coldOpen, tokenLatency, agentOverhead, bridge };
+    return { version, coldOpen, tokenLatency, agentOverhead, bridge, history };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
@@ -159,6 +174,23 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'bridge overhead per command p95 (ms)', values: per((r) => cell(r.bridge, (b) => b.overhead.p95)), max: TARGETS.bridgeOverheadP95Ms },
     { metric: 'bridge commands per second, one client', values: per((r) => cell(r.bridge, (b) => b.commandsPerSecond)), note: `get title, ${32} in flight` },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
+    ...historyRows(per),
+  ];
+}
+
+/** History at scale: 100k messages and 20k steps in the database (scripts/bench/history.ts). */
+function historyRows(per: (pick: (r: BrowserResult) => Cell) => Row['values']): Row[] {
+  const h = (pick: (value: HistoryResult) => number) => per((r) => cell(r.history, pick));
+  return [
+    { metric: 'history: import 100k messages + 20k steps (ms)', values: h((x) => x.importMs), max: TARGETS.historyImportMs, note: 'first part sent → written (parse, compare, write)' },
+    { metric: 'history: open a conversation, last 50 p50 (ms)', values: h((x) => x.openMs.p50), max: TARGETS.historyOpenMs, note: 'OPEN_CONVERSATION round trip, 20 conversations' },
+    { metric: 'history: open a conversation p95 (ms)', values: h((x) => x.openMs.p95) },
+    { metric: 'history: search p50 (ms)', values: h((x) => x.searchMs.p50), max: TARGETS.historySearchMs, note: '8 queries: rare to very common words, pairs, a prefix' },
+    { metric: 'history: search p95 (ms)', values: h((x) => x.searchMs.p95) },
+    { metric: 'history: first search after start (ms)', values: h((x) => x.firstSearchMs), note: 'builds the in-memory index from the database' },
+    { metric: 'history: memory recall p50 (ms)', values: h((x) => x.recallMs.p50), max: TARGETS.historyRecallMs, note: 'PREVIEW_RECALL round trip' },
+    { metric: 'history: memory recall p95 (ms)', values: h((x) => x.recallMs.p95) },
+    { metric: 'history: export everything (ms)', values: h((x) => x.exportMs), max: TARGETS.historyExportMs, note: 'EXPORT_ARCHIVE → last part received' },
   ];
 }
 

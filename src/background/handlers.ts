@@ -1,6 +1,7 @@
 import {
   childRequestId,
   JawadError,
+  OPEN_LIMIT,
   type BackgroundEvent,
   type SidebarRequestOf,
   type SidebarRequestType,
@@ -16,6 +17,7 @@ import type { LlmConfig } from './llm/types';
 import type { ToolRegistry } from './tools/registry';
 import type { VoiceService } from './voice/voice-service';
 import type { BridgeService } from './bridge/bridge-service';
+import type { HistoryHandlers } from './history/history-handlers';
 
 export interface HandlerContext {
   /** Answers the sidebar that sent the request. */
@@ -33,7 +35,7 @@ export interface HandlerDeps {
   chat: ChatService;
   conversations: ConversationStore;
   settings: SettingsStore;
-  testConnection: (config: LlmConfig) => Promise<TestResultPayload>;
+  testConnection: (config: LlmConfig, requestId: string) => Promise<TestResultPayload>;
   allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
   voice: VoiceService;
   tools: ToolRegistry;
@@ -41,10 +43,14 @@ export interface HandlerDeps {
   harbor: HarborStore;
   broker: PermissionBroker;
   bridge: BridgeService;
+  /** Search, rename, pin, export, import and costs (history/history-handlers.ts). */
+  history: (sendConversations: SendConversations) => HistoryHandlers;
 }
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge }: HandlerDeps): HandlerTable {
-  const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
+type SendConversations = (requestId: string, send: (event: BackgroundEvent) => void) => Promise<void>;
+
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge, history }: HandlerDeps): HandlerTable {
+  const sendConversations: SendConversations = async (requestId, send) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
   };
 
@@ -63,10 +69,16 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
 
     LIST_CONVERSATIONS: (request, { reply }) => sendConversations(request.requestId, reply),
     OPEN_CONVERSATION: async (request, { reply }) => {
-      const conversation = await conversations.get(request.payload.conversationId);
+      const { conversationId, limit = OPEN_LIMIT, focus } = request.payload;
+      const conversation = await conversations.get(conversationId);
       if (!conversation) throw new JawadError('NOT_FOUND', 'That conversation no longer exists.');
-      const messages = (await conversations.messages(conversation.id)).map(publicMessage);
-      reply({ type: 'CONVERSATION', requestId: request.requestId, payload: { conversation, messages, steps: await steps.list(conversation.id) } });
+      const { messages, earlier } = await conversations.recentMessages(conversation.id, limit, focus);
+      const shown = await steps.list(conversation.id, earlier > 0 ? messages[0]!.createdAt : -Infinity);
+      reply({
+        type: 'CONVERSATION',
+        requestId: request.requestId,
+        payload: { conversation, messages: messages.map(publicMessage), steps: shown, earlier, ...(focus ? { focus } : {}) },
+      });
     },
     DELETE_CONVERSATION: async (request, { broadcast }) => {
       chat.stop(request.payload.conversationId);
@@ -91,7 +103,7 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       const config = await settings.withStoredKey(request.payload);
       await allowProviderOrigin(config.baseUrl);
       try {
-        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config) });
+        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config, request.requestId) });
       } finally {
         await allowProviderOrigin((await settings.load())?.baseUrl ?? config.baseUrl);
       }
@@ -145,5 +157,6 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       await sendGrants(request.requestId, broadcast);
     },
     KILL_BRIDGE: () => bridge.kill(),
+    ...history(sendConversations),
   };
 }

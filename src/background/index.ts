@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser from 'webextension-polyfill';
-import { JawadError } from '../protocol';
+import { JawadError, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -17,12 +17,18 @@ import { RelayConnection } from './bridge/connection';
 import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
 import type { TabOwnersState } from './bridge/tab-owners';
 import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
+import { PageCache } from '../db/page-cache';
+import { SearchIndex } from '../db/search-index';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
-import { streamChat } from './llm/router';
-import { testConnection } from './llm/test-connection';
+import { BudgetGuard } from './history/budget-guard';
+import { CostService } from './history/cost-service';
+import { createHistoryHandlers } from './history/history-handlers';
+import { MemoryService } from './memory/memory-service';
+import { createRouter } from './llm/router';
+import { createConnectionTest } from './llm/test-connection';
 import { queryActiveTab } from './page-scripts';
 import { readActivePage } from './page-reader';
 import { describePageTarget } from './tools/page-action';
@@ -35,12 +41,22 @@ const db = database();
 const conversations = new ConversationStore(db);
 const settings = new SettingsStore(db);
 const steps = new StepStore(db);
+const search = new SearchIndex(db);
+const costs = new CostService(db);
+const memory = new MemoryService({ db, search, pageCache: new PageCache(db), activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
   get: async (key) => (await browser.storage.session.get(key))[key],
   set: (key, value) => browser.storage.session.set({ [key]: value }),
 });
 const broker = new PermissionBroker();
+const recordUsage = async (record: UsageRecord) => void (await db.usage.put(record));
+const streamChat = createRouter({
+  shapes: { get: (model) => settings.requestShape(model), remember: (model, shape) => settings.rememberRequestShape(model, shape) },
+  recordUsage,
+});
+const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
+const stream = budget.wrap(streamChat);
 const tools = createToolRegistry();
 
 function asTaskTab(tab: { id?: number; url?: string; windowId?: number; openerTabId?: number } | undefined): TaskTab | undefined {
@@ -101,17 +117,32 @@ const chat: ChatService = new ChatService({
   conversations,
   settings,
   readPage: readActivePage,
-  stream: streamChat,
+  stream,
   agent: new AgentRunner({
     ...gateDeps,
-    stream: streamChat,
+    stream,
     toolModes: { get: (model) => settings.toolMode(model), remember: (model, mode) => settings.rememberToolMode(model, mode) },
     emit: (event) => ports.broadcast(event),
   }),
   emit: (event) => ports.broadcast(event),
+  memory,
+  budget,
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker, bridge }),
+  createHandlers({
+    chat,
+    conversations,
+    settings,
+    testConnection: createConnectionTest(streamChat),
+    allowProviderOrigin,
+    voice: new VoiceService(settings, transcribe, recordUsage),
+    tools,
+    steps,
+    harbor,
+    broker,
+    bridge,
+    history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, memory, budget, sendConversations }),
+  }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );

@@ -5,18 +5,18 @@
  * this toggle carry a critical name, where does this link lead. The page controls all of this, so
  * it only ever widens what Harbor asks about (a submit button is a submit whatever it is called).
  */
+import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
 import type { Action, Binding, StepEffect, Target, TargetDescription } from '../protocol/messages';
 import { deepActiveElement, parseKeys, resolveTarget } from './actions';
 import { editingHost, isTextField } from './actions/editing';
+import { autocompleteOf } from './secret';
 import { accessibleName } from './snapshot/name';
 import type { RefRegistry } from './snapshot/refs';
 import { roleOf } from './snapshot/roles';
 
 const MAX_NAME = 300;
 const ACTIVATION_KEYS = new Set(['Enter', 'NumpadEnter', 'Return', ' ', 'Space', 'Spacebar']);
-/** Fields whose value is a secret: reading one is its own prompt, and a snapshot never shows it. */
-const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code|cc-number|cc-csc|cc-exp(?:-month|-year)?)\b/i;
 
 function formOf(element: Element): HTMLFormElement | null {
   return element instanceof HTMLButtonElement || element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement
@@ -31,8 +31,14 @@ function clickSubmits(element: Element): boolean {
   return false;
 }
 
-/** Where activating it leads: a link's destination, or the address its form posts to. */
+/** Where activating it leads (clipped: a page chooses its own link lengths). */
 function destination(element: Element): string | undefined {
+  const to = fullDestination(element);
+  return to === undefined ? undefined : clipText(to, CAPS.url);
+}
+
+/** Where activating it leads: a link's destination, or the address its form posts to. */
+function fullDestination(element: Element): string | undefined {
   const link = element.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement | null;
   if (link) return link.href;
   const form = formOf(element);
@@ -49,11 +55,6 @@ function activatedBy(element: Element): Element {
   if (control) return control;
   const label = element.closest('label');
   return label?.control ?? element;
-}
-
-export function isSecretField(element: Element): boolean {
-  if (!(element instanceof HTMLInputElement)) return false;
-  return element.type === 'password' || SECRET_AUTOCOMPLETE.test(element.autocomplete || element.getAttribute('autocomplete') || '');
 }
 
 function activation(element: Element, because: string): StepEffect {
@@ -74,7 +75,7 @@ function enterIn(field: Element, modified: boolean): StepEffect | undefined {
   if (field.localName === 'input' && isTextField(field)) {
     const form = (field as HTMLInputElement).form;
     return form
-      ? { activates: true, submits: true, because: 'Enter in a form field submits the form.', destination: form.action || location.href }
+      ? { activates: true, submits: true, because: 'Enter in a form field submits the form.', destination: clipText(form.action || location.href, CAPS.url) }
       : { activates: true, submits: true, because: 'Enter in a field may send what it holds (the page decides).' };
   }
   // A plain Enter in a textarea breaks the line; with a modifier, or in an editor, web apps send.
@@ -127,25 +128,28 @@ export function describeTarget(request: { target: Target; action?: Action; value
   const keyTarget = isPage && request.action === 'press' ? deepActiveElement() : null;
   const effect = effectOf(request.action, keyTarget ?? element, request.value);
   if (isPage && !keyTarget) {
-    return { role: 'document', name: document.title.slice(0, MAX_NAME), tag: 'html', submits: false, url: location.href, documentUrl: location.href, documentId, ...(effect ? { effect } : {}) };
+    return { role: 'document', name: document.title.slice(0, MAX_NAME), tag: 'html', submits: false, url: here(), documentUrl: here(), documentId, ...(effect ? { effect } : {}) };
   }
   const described = keyTarget ?? element;
   const role = roleOf(described);
   const url = destination(described);
   const inputType = described instanceof HTMLInputElement ? described.type : described instanceof HTMLTextAreaElement ? 'textarea' : undefined;
+  const autocomplete = autocompleteOf(described);
   return {
     role,
     name: accessibleName(described, role).slice(0, MAX_NAME),
     tag: described.localName,
     submits: clickSubmits(described) || effect?.submits === true,
-    documentUrl: location.href,
+    documentUrl: here(),
     documentId,
     ...(url ? { url } : {}),
     ...(inputType ? { inputType } : {}),
-    ...(isSecretField(described) ? { secret: true } : {}),
+    ...(autocomplete ? { autocomplete } : {}),
     ...(effect ? { effect } : {}),
   };
 }
+
+const here = () => clipText(location.href, CAPS.url);
 
 function pageChanged(): JawadError {
   return new JawadError('STALE_REF', 'The page has changed since this step was judged (it navigated or reloaded): the step was not run. Take a new snapshot.');

@@ -22,9 +22,37 @@ export class ConversationStore {
     return this.db.conversations.get(id);
   }
 
-  /** Newest first. */
-  list(limit = 200): Promise<Conversation[]> {
-    return this.db.conversations.orderBy('updatedAt').reverse().limit(limit).toArray();
+  /** Pinned ones first, then newest first. */
+  async list(limit = 500): Promise<Conversation[]> {
+    const pinned = await this.db.conversations.filter((c) => c.pinned === true).toArray();
+    const recent = await this.db.conversations.orderBy('updatedAt').reverse().filter((c) => c.pinned !== true).limit(limit).toArray();
+    return [...pinned.sort((a, b) => b.updatedAt - a.updatedAt), ...recent];
+  }
+
+  /** True when the conversation exists. */
+  async rename(id: string, title: string): Promise<boolean> {
+    return (await this.db.conversations.update(id, { title: title.trim() })) === 1;
+  }
+
+  async setPinned(id: string, pinned: boolean): Promise<boolean> {
+    return (await this.db.conversations.update(id, { pinned })) === 1;
+  }
+
+  /**
+   * The latest `limit` messages, or from `focus` on when it is older, and how many older ones were
+   * left out: opening a conversation reads only what the sidebar shows.
+   */
+  async recentMessages(conversationId: string, limit: number, focus?: string): Promise<{ messages: MessageRow[]; earlier: number }> {
+    const range = this.db.messages.where('[conversationId+createdAt]');
+    const focused = focus ? await this.db.messages.get(focus) : undefined;
+    const from = focused?.conversationId === conversationId ? focused.createdAt : Infinity;
+    const latest = await range.between([conversationId, -Infinity], [conversationId, Infinity]).reverse().limit(limit).toArray();
+    const oldest = latest.at(-1)?.createdAt ?? Infinity;
+    const older = from < oldest ? await range.between([conversationId, from], [conversationId, oldest], true, false).toArray() : [];
+    const messages = [...older, ...latest.reverse()];
+    const first = messages[0]?.createdAt ?? Infinity;
+    const earlier = await range.between([conversationId, -Infinity], [conversationId, first], true, false).count();
+    return { messages, earlier };
   }
 
   messages(conversationId: string): Promise<MessageRow[]> {
@@ -67,11 +95,13 @@ export class ConversationStore {
     });
   }
 
+  /** Clears history: conversations, their messages and steps, and the cache of pages read. */
   async clear(): Promise<void> {
-    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps], async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps, this.db.pages], async () => {
       await this.db.messages.clear();
       await this.db.steps.clear();
       await this.db.conversations.clear();
+      await this.db.pages.clear();
     });
   }
 
@@ -89,6 +119,6 @@ export class ConversationStore {
 
 /** What the sidebar may see of a stored message (the attached page text stays in the background). */
 export function publicMessage(row: MessageRow): StoredMessage {
-  const { pageContext: _pageContext, prompt: _prompt, agent: _agent, ...message } = row;
+  const { pageContext: _pageContext, prompt: _prompt, agent: _agent, memoryContext: _memory, forgotten: _forgotten, ...message } = row;
   return message;
 }

@@ -1,5 +1,6 @@
-import Dexie, { type EntityTable } from 'dexie';
-import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
+import Dexie, { type DBCore, type DBCoreMutateRequest, type EntityTable } from 'dexie';
+import type { RequestShape } from '../background/llm/request-shape';
+import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -10,6 +11,10 @@ export interface MessageRow extends StoredMessage {
   prompt?: string;
   /** The answer came from the agent loop (a retry runs it as an agent again). */
   agent?: boolean;
+  /** What memory recalled for this turn, as the model was given it (user turns). */
+  memoryContext?: string;
+  /** The user asked memory to leave this message out of recall. */
+  forgotten?: boolean;
 }
 
 export type SettingsRow =
@@ -18,6 +23,14 @@ export type SettingsRow =
   | { key: 'harbor'; value: HarborOptions }
   /** Which tool-call format works for a model, learned when its server rejects native tools. */
   | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> }
+  /** How to shape requests for a model, learned when its server rejected a field by name. */
+  | { key: 'request-shapes'; value: Record<string, RequestShape> }
+  // ---- history, memory and cost (issue 14) ----
+  /** Prices the user set, by `provider/model`; the built-in defaults fill the rest. */
+  | { key: 'prices'; value: Record<string, ModelPrice> }
+  | { key: 'budgets'; value: Budgets }
+  /** Memory on or off, and whether past conversations count as memory. */
+  | { key: 'memory'; value: { enabled: boolean } }
   /** The external agent bridge: on or off, and the relay's URL. */
   | { key: 'bridge'; value: { enabled: boolean; url: string } };
 
@@ -28,6 +41,25 @@ export interface BridgeClientRow {
   tokenHash: string;
   pairedAt: number;
 }
+
+
+/** A page as Jawad read it: its text (cut), its product facts, when. */
+export interface CachedPage {
+  url: string;
+  site: string;
+  title: string;
+  markdown: string;
+  product: Product | null;
+  visitedAt: number;
+}
+
+/** A row written, rewritten or deleted, after the write: what the search index follows. */
+export type RowChange =
+  | { table: string; type: 'put'; values: readonly unknown[] }
+  | { table: string; type: 'delete'; keys: readonly unknown[] }
+  | { table: string; type: 'clear' }
+  /** Rows in a primary-key range went: which ones is unknown without reading them first. */
+  | { table: string; type: 'range-deleted' };
 
 /**
  * The extension's IndexedDB. It lives in the extension's own origin, so content scripts (which run
@@ -48,6 +80,11 @@ export class JawadDatabase extends Dexie {
   usage!: EntityTable<UsageRecord, 'requestId'>;
   /** Paired bridge clients (src/db/bridge-store.ts). */
   bridgeClients!: EntityTable<BridgeClientRow, 'id'>;
+  /** Facts to remember: from the user, a conversation or a page (see memory.ts). */
+  memories!: EntityTable<Memory, 'id'>;
+  /** Recently read pages (seed 003's page cache), bounded; cleared with history. */
+  pages!: EntityTable<CachedPage, 'url'>;
+  private readonly changeListeners = new Set<(change: RowChange) => void>();
 
   constructor(name = 'jawad') {
     super(name);
@@ -63,11 +100,59 @@ export class JawadDatabase extends Dexie {
     this.version(3).stores({
       usage: 'requestId, createdAt, conversationId, messageId, [provider+model]',
     });
-    // Versions 4 (providers, issue 11) and 5 (memories) are other branches'; Dexie only upgrades
-    // upwards, so the bridge's table comes after both.
+    // Version 4 belongs to the providers' schema (issue 11).
+    this.version(5).stores({
+      memories: 'id, updatedAt, site',
+      pages: 'url, visitedAt',
+    });
     this.version(6).stores({
       bridgeClients: 'id, tokenHash',
     });
+    this.use({ stack: 'dbcore', name: 'row-changes', create: (down) => this.reportChanges(down) });
+  }
+
+  /** Calls `listener` after each write to any table; returns the function that stops it. */
+  onChange(listener: (change: RowChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Every write goes through DBCore's mutate (add, put, update, modify, delete, clear), with the
+   * full new rows: listening here cannot miss a write path the way table hooks miss clear().
+   */
+  private reportChanges(down: DBCore): Partial<DBCore> {
+    return {
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        return {
+          ...table,
+          mutate: async (request: DBCoreMutateRequest) => {
+            const result = await table.mutate(request);
+            if (this.changeListeners.size > 0) this.emit(changeOf(name, request));
+            return result;
+          },
+        };
+      },
+    };
+  }
+
+  private emit(change: RowChange): void {
+    for (const listener of this.changeListeners) listener(change);
+  }
+}
+
+function changeOf(table: string, request: DBCoreMutateRequest): RowChange {
+  switch (request.type) {
+    case 'add':
+    case 'put':
+      return { table, type: 'put', values: request.values };
+    case 'delete':
+      return { table, type: 'delete', keys: request.keys };
+    case 'deleteRange':
+      // Range type 3 is "any key": Table.clear() and a collection over the whole table.
+      return request.range.type === 3 ? { table, type: 'clear' } : { table, type: 'range-deleted' };
   }
 }
 

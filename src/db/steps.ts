@@ -9,10 +9,11 @@ export class StepStore {
     await this.db.steps.put(step);
   }
 
-  list(conversationId: string): Promise<AgentStep[]> {
+  /** The conversation's steps, or those made at or after `since` (the oldest message shown). */
+  list(conversationId: string, since = -Infinity): Promise<AgentStep[]> {
     return this.db.steps
       .where('[conversationId+createdAt]')
-      .between([conversationId, -Infinity], [conversationId, Infinity])
+      .between([conversationId, since], [conversationId, Infinity])
       .toArray();
   }
 

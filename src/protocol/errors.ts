@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CAPS, clipText } from './caps';
 
 /** The standard error codes every context uses (spec "Protocol"; seed 002). */
 export const ERROR_CODES = [
@@ -48,11 +49,28 @@ export class JawadError extends Error {
   }
 }
 
-/** Turns anything thrown into a payload; unknown throwables become EXECUTION_ERROR. */
+/** Turns anything thrown into a payload; unknown throwables become EXECUTION_ERROR. Sizes are capped (messages can quote the page). */
 export function toErrorPayload(error: unknown): ErrorPayload {
-  if (error instanceof JawadError) return error.toPayload();
+  if (error instanceof JawadError) return capped(error.toPayload());
+  if (isQuotaError(error)) return { code: 'EXECUTION_ERROR', message: QUOTA_MESSAGE };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'EXECUTION_ERROR', message: message || 'Something went wrong.' };
+  return capped({ code: 'EXECUTION_ERROR', message: message || 'Something went wrong.' });
+}
+
+function capped(payload: ErrorPayload): ErrorPayload {
+  const message = clipText(payload.message, CAPS.errorMessage);
+  if (payload.details === undefined) return { ...payload, message };
+  const json = JSON.stringify(payload.details) ?? '';
+  return { ...payload, message, details: json.length > CAPS.errorDetails ? { cut: clipText(json, CAPS.errorDetails) } : payload.details };
+}
+
+export const QUOTA_MESSAGE =
+  'Jawad’s storage is full, so this was not saved (what was saved before is intact). Free disk space, or export your history and delete old conversations, then try again.';
+
+/** IndexedDB's "disk full" error, raw (DOMException) or wrapped by Dexie (same name, or as its inner error). */
+export function isQuotaError(error: unknown): boolean {
+  const named = (value: unknown) => typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'QuotaExceededError';
+  return named(error) || named((error as { inner?: unknown } | null)?.inner);
 }
 
 /** Summarises zod issues as plain JSON (ZodError itself does not survive messaging). */

@@ -5,7 +5,9 @@
 import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ActivityEntry, BridgeStatus, isLoopbackBridgeUrl } from './bridge';
+import { CAPS } from './caps';
 import { ErrorPayload } from './errors';
+import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
@@ -24,6 +26,8 @@ const NewOrExisting = z._default(z.nullable(Id), null);
 export const Usage = z.object({
   inputTokens: z.int().check(z.nonnegative()),
   outputTokens: z.int().check(z.nonnegative()),
+  cachedInputTokens: z.optional(z.int().check(z.nonnegative())),
+  reasoningTokens: z.optional(z.int().check(z.nonnegative())),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -49,6 +53,10 @@ export const StoredMessage = z.object({
   page: z.optional(PageRef),
   /** The model that wrote an assistant turn. */
   model: z.optional(z.string()),
+  /** The model's thinking, kept apart from the answer: shown collapsed, never sent back. */
+  reasoning: z.optional(z.string()),
+  /** What memory gave the model for this answer (issue 14). */
+  context: z.optional(z.array(UsedContext)),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -57,6 +65,8 @@ export const Conversation = z.object({
   title: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** Kept at the top of the history list. */
+  pinned: z.optional(z.boolean()),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -65,6 +75,77 @@ export type Conversation = z.infer<typeof Conversation>;
 export const MAX_CHAT_CHARS = 100_000;
 /** About 7.5 MB of audio: five minutes of Opus at typical voice bit rates, with room to spare. */
 export const MAX_AUDIO_BASE64_CHARS = 10_000_000;
+
+/** The latest messages a conversation opens with. */
+export const OPEN_LIMIT = 50;
+
+const TransferPart = {
+  transferId: Id,
+  index: z.int().check(z.nonnegative()),
+  count: z.int().check(z.positive(), z.maximum(Math.ceil(MAX_IMPORT_CHARS / TRANSFER_CHUNK_CHARS))),
+  text: z.string().check(z.maxLength(TRANSFER_CHUNK_CHARS)),
+};
+
+// ---- History, memory, traces and cost (issue 14) --------------------------------------------
+// Kept together, apart from the rest, so parallel work on the protocol merges cleanly.
+
+function historyRequests() {
+  return [
+    message('SEARCH_HISTORY', z.object({ query: z.string().check(z.maxLength(500)) })),
+    message('RENAME_CONVERSATION', z.object({ conversationId: Id, title: z.string().check(z.trim(), z.minLength(1, 'A title cannot be empty'), z.maxLength(200)) })),
+    message('PIN_CONVERSATION', z.object({ conversationId: Id, pinned: z.boolean() })),
+    /** Asks for the whole archive, which comes back as ARCHIVE_PART events. */
+    message('EXPORT_ARCHIVE', z.object({ transferId: Id })),
+    message('EXPORT_MARKDOWN', z.object({ conversationId: Id })),
+    /** One part of a file to import; once all parts are in: a preview, or the import itself when `apply`. */
+    message('IMPORT_PART', z.object({ ...TransferPart, apply: z._default(z.boolean(), false) })),
+    message('GET_COSTS', z.object({ conversationId: z.optional(Id) })),
+    message('LIST_MEMORIES', Empty),
+    /** Adds a memory (no id) or changes one; page memories keep their site. */
+    message('SAVE_MEMORY', z.object({
+      id: z.optional(Id),
+      text: z.string().check(z.trim(), z.minLength(1, 'A memory cannot be empty'), z.maxLength(MAX_MEMORY_CHARS)),
+      pinned: z._default(z.boolean(), false),
+    })),
+    /** Forgets a memory, or keeps a past message out of memory from now on (the message itself stays). */
+    message('FORGET_MEMORY', z.object({ kind: z.enum(['memory', 'message']), id: Id })),
+    message('SET_MEMORY_ENABLED', z.object({ enabled: z.boolean() })),
+    /** What memory would give the model for this question (the memory view's "try a question"). */
+    message('PREVIEW_RECALL', z.object({ question: z.string().check(z.minLength(1), z.maxLength(MAX_CHAT_CHARS)), conversationId: z.optional(Id), windowId: WindowId })),
+    message('SAVE_BUDGETS', Budgets),
+    /** Sets the price of `provider/model`, or (null) goes back to the default. */
+    message('SAVE_PRICE', z.object({ key: z.string().check(z.regex(/^[^/\s]+\/\S+$/, 'Name the model as provider/model'), z.maxLength(300)), price: z.nullable(ModelPrice) })),
+    /** The user's answer to a BUDGET_REQUEST: go on (with one more budget's worth) or stop the work. */
+    message('BUDGET_RESPONSE', z.object({ id: Id, decision: z.enum(['continue', 'stop']) })),
+    /** The request-id chain behind an answer or an agent step. */
+    message('GET_TRACE', z.object({ messageId: z.optional(Id), stepId: z.optional(Id) })),
+  ] as const;
+}
+
+function historyEvents() {
+  return [
+    message('SEARCH_RESULTS', z.object({ query: z.string(), hits: z.array(SearchHit) })),
+    message('ARCHIVE_PART', z.object(TransferPart)),
+    message('MARKDOWN', z.object({ filename: z.string(), markdown: z.string() })),
+    message('IMPORT_RESULT', ImportPreview),
+    message('COSTS', CostReport),
+    message('MEMORIES', z.object({ enabled: z.boolean(), memories: z.array(Memory) })),
+    message('TRACE', Trace),
+    message('RECALL', z.object({ question: z.string(), used: z.array(UsedContext) })),
+    /** Work is paused before a model call that would go over a budget; answer with BUDGET_RESPONSE. */
+    message('BUDGET_REQUEST', z.object({
+      id: Id,
+      conversationId: Id,
+      messageId: Id,
+      scope: z.enum(['task', 'day']),
+      /** Dollars spent so far (the task's, or today's), and the limit. */
+      spent: z.number(),
+      limit: z.number(),
+    })),
+    /** A budget prompt is no longer waiting (answered, or its task ended). */
+    message('BUDGET_SETTLED', z.object({ id: Id })),
+  ] as const;
+}
 
 export const SidebarRequest = z.discriminatedUnion('type', [
   message('CHAT_MESSAGE', z.object({
@@ -79,7 +160,13 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('STOP_GENERATION', z.object({ conversationId: Id })),
   message('RETRY_MESSAGE', z.object({ conversationId: Id, messageId: Id })),
   message('LIST_CONVERSATIONS', Empty),
-  message('OPEN_CONVERSATION', z.object({ conversationId: Id })),
+  message('OPEN_CONVERSATION', z.object({
+    conversationId: Id,
+    /** How many of the latest messages to send (older ones on request); OPEN_LIMIT by default. */
+    limit: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
+    /** A message to show (a search hit): enough messages are sent to include it. */
+    focus: z.optional(Id),
+  })),
   message('DELETE_CONVERSATION', z.object({ conversationId: Id })),
   message('CLEAR_HISTORY', Empty),
   message('GET_SETTINGS', Empty),
@@ -124,6 +211,7 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('UNPAIR_CLIENT', z.object({ clientId: z.string().check(z.maxLength(100)) })),
   /** Disconnects and stops every client's command and prompt at once. */
   message('KILL_BRIDGE', Empty),
+  ...historyRequests(),
 ]);
 export type SidebarRequest = z.infer<typeof SidebarRequest>;
 export type SidebarRequestType = SidebarRequest['type'];
@@ -177,12 +265,25 @@ export const ChatResponsePayload = z.discriminatedUnion('phase', [
     replaces: z.optional(Id),
   }),
   z.object({ phase: z.literal('delta'), conversationId: Id, messageId: Id, text: z.string() }),
+  /** More of the model's thinking, streamed apart from the answer. */
+  z.object({ phase: z.literal('thinking'), conversationId: Id, messageId: Id, text: z.string() }),
   z.object({ phase: z.literal('final'), conversationId: Id, message: StoredMessage }),
 ]);
 export type ChatResponsePayload = z.infer<typeof ChatResponsePayload>;
 
+export const CONNECTION_CHECKS = ['reachable', 'key', 'model', 'streaming', 'tools'] as const;
+/** One line of the Test connection report: what was checked and what came of it. */
+export const ConnectionCheck = z.object({
+  name: z.enum(CONNECTION_CHECKS),
+  status: z.enum(['ok', 'warn', 'fail', 'skipped']),
+  detail: z.string(),
+});
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
 export const TestResultPayload = z.object({
   success: z.boolean(),
+  /** One line per check, in CONNECTION_CHECKS order. */
+  checks: z.optional(z.array(ConnectionCheck)),
   error: z.optional(z.string()),
   /** Models the server lists, when it lists them. */
   models: z.optional(z.array(z.string())),
@@ -192,7 +293,15 @@ export type TestResultPayload = z.infer<typeof TestResultPayload>;
 
 export const BackgroundEvent = z.discriminatedUnion('type', [
   message('CHAT_RESPONSE', ChatResponsePayload),
-  message('CONVERSATION', z.object({ conversation: Conversation, messages: z.array(StoredMessage), steps: z._default(z.array(AgentStep), []) })),
+  message('CONVERSATION', z.object({
+    conversation: Conversation,
+    messages: z.array(StoredMessage),
+    steps: z._default(z.array(AgentStep), []),
+    /** How many older messages were not sent. */
+    earlier: z.optional(z.int().check(z.nonnegative())),
+    /** The message the sidebar asked to show. */
+    focus: z.optional(z.string()),
+  })),
   message('CONVERSATIONS', z.object({ conversations: z.array(Conversation) })),
   message('SETTINGS', z.nullable(PublicSettings)),
   message('TEST_RESULT', TestResultPayload),
@@ -212,20 +321,25 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('VOICE_ERROR', VoiceErrorPayload),
   message('BRIDGE_STATUS', BridgeStatus),
   message('ACTIVITY_LOG', z.object({ entries: z.array(ActivityEntry) })),
+  ...historyEvents(),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;
 
 // ---- Background → content script ------------------------------------------------------------
 
+/** Page-chosen text with a cap: the page agent cuts to size, and a longer answer is refused. */
+const Capped = (max: number) => z.string().check(z.maxLength(max));
+
 /** What a shop page says about its product; each field from the best source that has it. */
+const Fact = z.optional(Capped(CAPS.productField));
 export const Product = z.object({
-  name: z.optional(z.string()),
-  price: z.optional(z.string()),
-  currency: z.optional(z.string()),
-  brand: z.optional(z.string()),
-  rating: z.optional(z.string()),
-  availability: z.optional(z.string()),
+  name: Fact,
+  price: Fact,
+  currency: Fact,
+  brand: Fact,
+  rating: Fact,
+  availability: Fact,
   sources: z.array(z.enum(['json-ld', 'microdata', 'opengraph', 'visible'])),
 });
 export type Product = z.infer<typeof Product>;
@@ -241,8 +355,8 @@ export const SnapshotRef = z.object({
 export type SnapshotRef = z.infer<typeof SnapshotRef>;
 
 export const PageContent = z.object({
-  title: z.string(),
-  url: z.string(),
+  title: Capped(CAPS.title),
+  url: Capped(CAPS.url),
   markdown: z.string(),
   /** True when the page was longer than what a prompt can carry and was cut. */
   truncated: z.boolean(),
@@ -257,8 +371,8 @@ export type PageContent = z.infer<typeof PageContent>;
 
 /** A compact outline of the page for a model, with a ref on everything a user can act on. */
 export const PageSnapshot = z.object({
-  url: z.string(),
-  title: z.string(),
+  url: Capped(CAPS.url),
+  title: Capped(CAPS.title),
   text: z.string(),
   refs: z.array(SnapshotRef),
   elementCount: z.int(),
@@ -271,6 +385,9 @@ export const PageSnapshot = z.object({
   documents: z.optional(z.record(z.string(), z.string())),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
+
+/** What the background hands each frame to claim its place with: fresh per frame and per snapshot. */
+export const FRAME_CLAIM_PATTERN = /^n[0-9a-f]{16}$/;
 
 /** A snapshot ref: e12 in the page, f3e4 in frame 3. */
 export const REF_PATTERN = /^(f\d+)?e\d+$/;
@@ -341,9 +458,11 @@ export const ContentRequest = z.discriminatedUnion('type', [
     page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
     /** '' in the top frame; `f<frameId>` in a frame, so refs name their frame (f12e3). */
     framePrefix: z._default(z.string().check(z.regex(/^(f\d+)?$/)), ''),
+    /** A frame's single-use claim for this snapshot, which it posts to its parent window (see FRAME_CLAIMS). */
+    claim: z.optional(z.string().check(z.regex(FRAME_CLAIM_PATTERN))),
   })),
-  /** Which token this frame's parent gave it (how the background tells where a frame sits). */
-  message('FRAME_TOKEN', Empty),
+  /** For each `[frame=<token>]` this frame's snapshot wrote: the claims that came from that <iframe>'s own window. */
+  message('FRAME_CLAIMS', z.object({ tokens: z.array(z.string().check(z.regex(/^t\d+$/))).check(z.maxLength(1_000)) })),
   /**
    * What an action's target is (role, name, whether it submits a form), and what the action would
    * do to it (`action` + `value`: would these keys submit, this text break a line in a form field,
@@ -373,7 +492,9 @@ export const ContentRequest = z.discriminatedUnion('type', [
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
 
-export const FrameToken = z.object({ token: z.nullable(z.string()) });
+/** FRAME_CLAIMS' answer: token → the distinct claims its <iframe>'s window posted. */
+export const FrameClaims = z.object({ claims: z.record(z.string(), z.array(z.string().check(z.regex(FRAME_CLAIM_PATTERN))).check(z.maxLength(50))) });
+export type FrameClaims = z.infer<typeof FrameClaims>;
 
 /** What an action would do to its target, found in the page before doing it. */
 export const StepEffect = z.object({
@@ -399,12 +520,16 @@ export const TargetDescription = z.object({
   url: z.optional(z.string()),
   /** Text fields: the input type (email, password, …). */
   inputType: z.optional(z.string()),
+  /**
+   * Text fields: the autocomplete token that says what the field holds. For a secret field
+   * (protocol/secret-fields) it is the secret's token even when the page declares none (a numeric
+   * field named like a card number reads cc-number): isSecretTarget() tells from this and inputType.
+   */
+  autocomplete: z.optional(z.string().check(z.maxLength(100))),
   /** The document the element is in: a frame's own address, which may be another site. */
   documentUrl: z.optional(z.string()),
   /** That document's id (new on every page load): what an approval is bound to. */
   documentId: z.optional(z.string()),
-  /** The field holds a secret (password, card number, security code, one-time code). */
-  secret: z.optional(z.boolean()),
   /** What the described action would do, as the page sees it (DESCRIBE with an action). */
   effect: z.optional(StepEffect),
 });

@@ -8,7 +8,14 @@ import {
   type AgentStep,
   type BackgroundEvent,
   type BridgeStatus,
+  type BackgroundEventOf,
   type Conversation,
+  type CostReport,
+  type ImportPreview,
+  type Memory,
+  type Trace,
+  type UsedContext,
+  type SearchHit,
   type ErrorPayload,
   type Grant,
   type HarborOptions,
@@ -45,7 +52,26 @@ export interface ChatState {
   bridge: BridgeStatus | undefined;
   /** The activity log as GET_ACTIVITY_LOG last answered it. */
   activity: ActivityEntry[] | undefined;
+  /** How many older messages of the open conversation are not loaded. */
+  earlier: number;
+  /** A message to bring into view (opened from a search hit). */
+  focus: string | undefined;
+  /** The history view's last search. */
+  search: { query: string; hits: SearchHit[] } | undefined;
+  /** What an import would add, or added. */
+  importResult: ImportPreview | undefined;
+  costs: CostReport | undefined;
+  /** Saved memories and whether memory is on, once the memory view has asked. */
+  memory: { enabled: boolean; memories: Memory[] } | undefined;
+  /** The trace the user opened from an answer (shown over the chat). */
+  trace: Trace | undefined;
+  /** Work paused before going over a budget, waiting for the user. */
+  budgetPrompts: BudgetPrompt[];
+  /** The memory view's "try a question": what memory would use. */
+  recall: { question: string; used: UsedContext[] } | undefined;
 }
+
+export type BudgetPrompt = BackgroundEventOf<'BUDGET_REQUEST'>['payload'];
 
 export const initialState: ChatState = {
   conversation: null,
@@ -62,6 +88,15 @@ export const initialState: ChatState = {
   harbor: undefined,
   bridge: undefined,
   activity: undefined,
+  earlier: 0,
+  focus: undefined,
+  search: undefined,
+  importResult: undefined,
+  costs: undefined,
+  memory: undefined,
+  trace: undefined,
+  budgetPrompts: [],
+  recall: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -115,7 +150,13 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return applyChatResponse(state, event.payload, ownRequests.has(event.requestId));
     case 'CONVERSATION':
       return ownRequests.has(event.requestId) || state.conversation?.id === event.payload.conversation.id
-        ? { ...withOpenSteps(state, event.payload.conversation.id, [...event.payload.steps].sort(byIndex)), conversation: event.payload.conversation, messages: event.payload.messages }
+        ? {
+            ...withOpenSteps(state, event.payload.conversation.id, [...event.payload.steps].sort(byIndex)),
+            conversation: event.payload.conversation,
+            messages: event.payload.messages,
+            earlier: event.payload.earlier ?? 0,
+            focus: event.payload.focus,
+          }
         : state;
     case 'CONVERSATIONS': {
       const stillThere = state.conversation && event.payload.conversations.some((c) => c.id === state.conversation!.id);
@@ -150,6 +191,25 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return { ...state, bridge: event.payload };
     case 'ACTIVITY_LOG':
       return { ...state, activity: event.payload.entries };
+    case 'SEARCH_RESULTS':
+      return ownRequests.has(event.requestId) ? { ...state, search: event.payload } : state;
+    case 'IMPORT_RESULT':
+      return ownRequests.has(event.requestId) ? { ...state, importResult: event.payload } : state;
+    case 'COSTS':
+      return ownRequests.has(event.requestId) ? { ...state, costs: event.payload } : state;
+    case 'MEMORIES':
+      return { ...state, memory: event.payload };
+    case 'BUDGET_REQUEST':
+      return { ...state, budgetPrompts: [...state.budgetPrompts.filter((p) => p.id !== event.payload.id), event.payload] };
+    case 'BUDGET_SETTLED':
+      return { ...state, budgetPrompts: state.budgetPrompts.filter((p) => p.id !== event.payload.id) };
+    case 'RECALL':
+      return ownRequests.has(event.requestId) ? { ...state, recall: event.payload } : state;
+    case 'TRACE':
+      return ownRequests.has(event.requestId) ? { ...state, trace: event.payload } : state;
+    case 'ARCHIVE_PART':
+    case 'MARKDOWN':
+      return state; // files to save: the store hands them to the browser (store.ts)
   }
 }
 
@@ -179,11 +239,16 @@ function applyChatResponse(state: ChatState, payload: Extract<BackgroundEvent, {
     if (payload.userMessage) messages = replaceMessage(messages, payload.userMessage);
     messages = replaceMessage(messages, payload.assistantMessage);
     const steps = stepsKept(state, payload.conversation.id, messages);
-    return { ...withOpenSteps(state, payload.conversation.id, steps), conversations, conversation: payload.conversation, messages, banner: undefined };
+    const earlier = sameConversation ? state.earlier : 0;
+    return { ...withOpenSteps(state, payload.conversation.id, steps), conversations, conversation: payload.conversation, messages, earlier, banner: undefined };
   }
   if (state.conversation?.id !== payload.conversationId) return state;
   if (payload.phase === 'delta') {
     const messages = state.messages.map((m) => (m.id === payload.messageId ? { ...m, content: m.content + payload.text } : m));
+    return { ...state, messages };
+  }
+  if (payload.phase === 'thinking') {
+    const messages = state.messages.map((m) => (m.id === payload.messageId ? { ...m, reasoning: (m.reasoning ?? '') + payload.text } : m));
     return { ...state, messages };
   }
   return { ...state, messages: replaceMessage(state.messages, payload.message) };
@@ -211,7 +276,7 @@ export function agentBusy(state: ChatState): boolean {
 
 /** The sidebar waits on the background: an answer streams, a step runs, or a prompt awaits the user. */
 export function isWaiting(state: ChatState): boolean {
-  return isStreaming(state) || agentBusy(state);
+  return isStreaming(state) || agentBusy(state) || state.budgetPrompts.length > 0;
 }
 
 export function isStreaming(state: ChatState): boolean {

@@ -1,10 +1,11 @@
 import { computed, signal } from '@preact/signals';
-import type { Decision, HarborOptions, ProviderSettings, VoiceSettings } from '../protocol';
+import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type ProviderSettings, type VoiceSettings } from '../protocol';
+import { saveFile } from './files';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
-export type View = 'chat' | 'history' | 'settings' | 'tools' | 'bridge';
+export type View = 'chat' | 'history' | 'settings' | 'tools' | 'memory' | 'bridge';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
@@ -53,6 +54,10 @@ const client = new PortClient({
     if (event.type === 'TEST_RESULT') testing.value = false;
     if (event.type === 'TOOL_RESULT' && ownRequests.has(event.requestId)) toolRunning.value = false;
     if (event.type.startsWith('VOICE_')) voiceInput.handle(event);
+    if (ownRequests.has(event.requestId)) receiveFiles(event);
+    if (event.type === 'MEMORIES') confirmForgotten(event.requestId);
+    if (event.type === 'CONVERSATION' || (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'final')) queueMicrotask(loadCosts);
+    if (event.type === 'IMPORT_RESULT' || (event.type === 'ERROR' && transfer.value === 'importing')) transfer.value = undefined;
     state.value = applyEvent(state.value, event, ownRequests);
     const open = state.value.conversation?.id;
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
@@ -115,8 +120,16 @@ function reloadOpenConversation(): void {
   if (conversationId) send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
 }
 
+/** Whether the browser keeps Jawad's data under storage pressure (undefined until it says). */
+export const storagePersisted = signal<boolean | undefined>(undefined);
+
 export function startSidebar(): void {
   client.start();
+  // unlimitedStorage lifts the quota; persist() also asks the browser not to evict the data when disk runs low.
+  void navigator.storage?.persist?.().then(
+    (persisted) => (storagePersisted.value = persisted),
+    () => (storagePersisted.value = false),
+  );
 }
 
 /** The browser window this sidebar belongs to: "this page" is that window's active tab. */
@@ -158,8 +171,9 @@ export function newConversation(): void {
   view.value = 'chat';
 }
 
-export function openConversation(conversationId: string): void {
-  send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
+/** Opens a conversation; `focus` is a message to bring into view (a search hit). */
+export function openConversation(conversationId: string, focus?: string): void {
+  send({ type: 'OPEN_CONVERSATION', payload: { conversationId, ...(focus ? { focus } : {}) } });
   view.value = 'chat';
 }
 
@@ -247,4 +261,151 @@ export function unpairClient(clientId: string): void {
 
 export function killBridge(): void {
   send({ type: 'KILL_BRIDGE', payload: {} });
+}
+
+// ---- History, import/export and costs (issue 14) ---------------------------------------------
+
+/** An export or import in progress, for the history view to say so. */
+export const transfer = signal<'exporting' | 'importing' | undefined>(undefined);
+/** The file chosen for import, kept until the user confirms or cancels the preview. */
+let pendingImport: { name: string; text: string } | undefined;
+const archiveParts = new Map<string, string[]>();
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+const SEARCH_DELAY_MS = 120;
+
+/** Saves what the background sent as files: the archive (in parts) and Markdown exports. */
+function receiveFiles(event: BackgroundEvent): void {
+  if (event.type === 'MARKDOWN') saveFile(event.payload.filename, [event.payload.markdown], 'text/markdown');
+  if (event.type !== 'ARCHIVE_PART') return;
+  const { transferId, index, count, text } = event.payload;
+  const parts = archiveParts.get(transferId) ?? new Array<string>(count);
+  parts[index] = text;
+  archiveParts.set(transferId, parts);
+  if (parts.filter((part) => part !== undefined).length < count) return;
+  archiveParts.delete(transferId);
+  saveFile(`jawad-archive-${new Date().toISOString().slice(0, 10)}.json`, parts, 'application/json');
+  transfer.value = undefined;
+}
+
+/** Searches as the user types, once they pause. */
+export function searchHistory(query: string): void {
+  clearTimeout(searchTimer);
+  if (!query.trim()) {
+    state.value = { ...state.value, search: undefined };
+    return;
+  }
+  searchTimer = setTimeout(() => send({ type: 'SEARCH_HISTORY', payload: { query } }), SEARCH_DELAY_MS);
+}
+
+export function renameConversation(conversationId: string, title: string): void {
+  send({ type: 'RENAME_CONVERSATION', payload: { conversationId, title } });
+}
+
+export function pinConversation(conversationId: string, pinned: boolean): void {
+  send({ type: 'PIN_CONVERSATION', payload: { conversationId, pinned } });
+}
+
+/** Loads more of the open conversation's older messages. */
+export function loadEarlier(): void {
+  const { conversation, messages } = state.value;
+  if (conversation) send({ type: 'OPEN_CONVERSATION', payload: { conversationId: conversation.id, limit: messages.length + 100 } });
+}
+
+export function exportArchive(): void {
+  transfer.value = 'exporting';
+  send({ type: 'EXPORT_ARCHIVE', payload: { transferId: crypto.randomUUID() } });
+}
+
+export function exportMarkdown(conversationId: string): void {
+  send({ type: 'EXPORT_MARKDOWN', payload: { conversationId } });
+}
+
+function sendImport(apply: boolean): void {
+  if (!pendingImport) return;
+  transfer.value = 'importing';
+  const { text } = pendingImport;
+  const transferId = crypto.randomUUID();
+  const count = Math.max(1, Math.ceil(text.length / TRANSFER_CHUNK_CHARS));
+  for (let index = 0; index < count; index++) {
+    send({ type: 'IMPORT_PART', payload: { transferId, index, count, text: text.slice(index * TRANSFER_CHUNK_CHARS, (index + 1) * TRANSFER_CHUNK_CHARS), apply } });
+  }
+}
+
+/** Reads the chosen file and asks the background what importing it would add (nothing is written yet). */
+export async function previewImport(file: File): Promise<void> {
+  state.value = { ...state.value, importResult: undefined };
+  pendingImport = { name: file.name, text: await file.text() };
+  sendImport(false);
+}
+
+export function confirmImport(): void {
+  sendImport(true);
+  pendingImport = undefined;
+}
+
+export function cancelImport(): void {
+  pendingImport = undefined;
+  state.value = { ...state.value, importResult: undefined };
+}
+
+export function loadCosts(): void {
+  const conversationId = state.value.conversation?.id;
+  send({ type: 'GET_COSTS', payload: conversationId ? { conversationId } : {} });
+}
+
+export function loadMemories(): void {
+  send({ type: 'LIST_MEMORIES', payload: {} });
+}
+
+export function saveMemory(text: string, pinned: boolean, id?: string): void {
+  send({ type: 'SAVE_MEMORY', payload: { text, pinned, ...(id ? { id } : {}) } });
+}
+
+/** Memories and past messages the background confirmed it forgot (the answers that used them say so). */
+export const forgotten = signal<ReadonlySet<string>>(new Set());
+const forgetting = new Map<string, string>();
+
+/** Forgets a memory, or keeps a past message out of memory (the message stays in its conversation). */
+export function forgetMemory(kind: 'memory' | 'message', id: string): void {
+  forgetting.set(send({ type: 'FORGET_MEMORY', payload: { kind, id } }), id);
+}
+
+function confirmForgotten(requestId: string): void {
+  const id = forgetting.get(requestId);
+  if (id === undefined) return;
+  forgetting.delete(requestId);
+  forgotten.value = new Set([...forgotten.value, id]);
+}
+
+export function setMemoryEnabled(enabled: boolean): void {
+  send({ type: 'SET_MEMORY_ENABLED', payload: { enabled } });
+}
+
+export function openTrace(messageId: string): void {
+  send({ type: 'GET_TRACE', payload: { messageId } });
+}
+
+export function closeTrace(): void {
+  state.value = { ...state.value, trace: undefined };
+}
+
+export function exportTrace(): void {
+  const trace = state.value.trace;
+  if (trace) saveFile(`jawad-trace-${trace.root}.json`, [JSON.stringify(trace, null, 2)], 'application/json');
+}
+
+export function saveBudgets(budgets: Budgets): void {
+  send({ type: 'SAVE_BUDGETS', payload: budgets });
+}
+
+export function savePrice(key: string, price: ModelPrice | null): void {
+  send({ type: 'SAVE_PRICE', payload: { key, price } });
+}
+
+export function answerBudget(id: string, decision: 'continue' | 'stop'): void {
+  send({ type: 'BUDGET_RESPONSE', payload: { id, decision } });
+}
+
+export function previewRecall(question: string): void {
+  if (question.trim()) send({ type: 'PREVIEW_RECALL', payload: { question, ...(state.value.conversation ? { conversationId: state.value.conversation.id } : {}), ...(windowId === undefined ? {} : { windowId }) } });
 }

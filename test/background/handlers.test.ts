@@ -2,6 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatService } from '../../src/background/chat/chat-service';
 // These handler tests never reach the bridge (test/background/bridge covers it).
 import type { BridgeService } from '../../src/background/bridge/bridge-service';
+import { createHistoryHandlers } from '../../src/background/history/history-handlers';
+import { CostService } from '../../src/background/history/cost-service';
+import { SearchIndex } from '../../src/db/search-index';
+import { MemoryService } from '../../src/background/memory/memory-service';
 import { createHandlers, type HandlerContext, type HandlerTable } from '../../src/background/handlers';
 import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase } from '../../src/db/database';
@@ -55,7 +59,10 @@ beforeEach(() => {
   harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
   steps = new StepStore(db);
   broker = new PermissionBroker();
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService });
+  const search = new SearchIndex(db);
+  const history = (sendConversations: Parameters<typeof createHistoryHandlers>[0]['sendConversations']) =>
+    createHistoryHandlers({ db, conversations, steps, search, costs: new CostService(db), memory: new MemoryService({ db, search, activeUrl: async () => undefined }), budget: { respond: () => undefined }, sendConversations });
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService, history });
 });
 afterEach(async () => {
   await db.delete();
@@ -81,7 +88,7 @@ describe('settings handlers', () => {
     await settings.save({ ...SETTINGS, baseUrl: 'https://api.openai.com/v1' });
     const { apiKey: _omitted, ...typed } = SETTINGS;
     await handlers.TEST_CONNECTION({ type: 'TEST_CONNECTION', requestId: REQ, payload: { ...typed, model: 'o3' } }, context);
-    expect(testConnection).toHaveBeenCalledWith(expect.objectContaining({ model: 'o3', apiKey: 'sk-secret-key-1234' }));
+    expect(testConnection).toHaveBeenCalledWith(expect.objectContaining({ model: 'o3', apiKey: 'sk-secret-key-1234' }), REQ);
     expect(replies).toEqual([{ type: 'TEST_RESULT', requestId: REQ, payload: { success: true, latencyMs: 5 } }]);
   });
 

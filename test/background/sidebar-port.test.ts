@@ -20,6 +20,8 @@ function spyTable(): SpyTable {
     'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PERMISSION_RESPONSE', 'GET_GRANTS',
     'REVOKE_GRANT', 'SAVE_HARBOR_OPTIONS', 'PING', 'GET_STATUS', 'CONNECT', 'DISCONNECT', 'UPDATE_URL', 'GET_ACTIVITY_LOG',
     'APPROVE_PAIRING', 'REFUSE_PAIRING', 'UNPAIR_CLIENT', 'KILL_BRIDGE',
+    'SEARCH_HISTORY', 'RENAME_CONVERSATION', 'PIN_CONVERSATION', 'EXPORT_ARCHIVE', 'EXPORT_MARKDOWN', 'IMPORT_PART', 'GET_COSTS',
+    'LIST_MEMORIES', 'SAVE_MEMORY', 'FORGET_MEMORY', 'SET_MEMORY_ENABLED', 'GET_TRACE', 'SAVE_BUDGETS', 'SAVE_PRICE', 'BUDGET_RESPONSE', 'PREVIEW_RECALL',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -131,6 +133,22 @@ describe('SidebarPorts.dispatch', () => {
       REFUSE_PAIRING: { client: 'c1' },
       UNPAIR_CLIENT: { clientId: 'client-1' },
       KILL_BRIDGE: {},
+      SEARCH_HISTORY: { query: 'invoice' },
+      RENAME_CONVERSATION: { conversationId: 'c1', title: 'Trip' },
+      PIN_CONVERSATION: { conversationId: 'c1', pinned: true },
+      EXPORT_ARCHIVE: { transferId: 't1' },
+      EXPORT_MARKDOWN: { conversationId: 'c1' },
+      IMPORT_PART: { transferId: 't1', index: 0, count: 1, text: '{}' },
+      GET_COSTS: {},
+      LIST_MEMORIES: {},
+      SAVE_MEMORY: { text: 'Prefers aisle seats' },
+      FORGET_MEMORY: { kind: 'memory', id: 'x' },
+      SET_MEMORY_ENABLED: { enabled: false },
+      GET_TRACE: { messageId: 'm1' },
+      SAVE_BUDGETS: { perTask: 0.5 },
+      SAVE_PRICE: { key: 'openai/gpt-4o', price: null },
+      BUDGET_RESPONSE: { id: 'b1', decision: 'stop' },
+      PREVIEW_RECALL: { question: 'cat name?' },
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

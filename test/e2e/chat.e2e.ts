@@ -93,7 +93,9 @@ for (const browserName of browsersUnderTest()) {
       expect(fetched()).toEqual([]);
 
       await suite.jawad.sidebar.eval((win) => {
-        const buttons = win.document.querySelectorAll<HTMLButtonElement>('article.message.assistant button.blocked-image');
+        // This answer's button: an earlier answer in the conversation may show a "chart" too.
+        const answers = win.document.querySelectorAll('article.message.assistant');
+        const buttons = answers[answers.length - 1]!.querySelectorAll<HTMLButtonElement>('button.blocked-image');
         [...buttons].find((button) => button.innerText.includes('chart'))!.click();
       }, null);
       await suite.jawad.sidebar.waitFor((win) => [...win.document.querySelectorAll('article.message.assistant img')].some((img) => (img as HTMLImageElement).alt === 'chart' && (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), null, 'the clicked image');

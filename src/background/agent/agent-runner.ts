@@ -9,6 +9,7 @@ import type { RouterRequest } from '../llm/router';
 import type { LlmConfig, LlmMessage, StreamEvent, ToolCall, ToolDefinition } from '../llm/types';
 import { StepGate, type GateDeps, type GatedTask } from '../gate/step-gate';
 import { USER } from '../gate/permission-broker';
+import { addUsage, usageOf } from '../llm/usage-meter';
 import { progressReport } from './report';
 
 export type { TaskTab } from '../gate/step-gate';
@@ -37,6 +38,8 @@ export interface AgentTask {
   windowId?: number;
   signal: AbortSignal;
   onText: (text: string) => void;
+  /** The model's thinking, shown apart from the answer and never sent back. */
+  onReasoning?: (text: string) => void;
 }
 
 export interface AgentOutcome {
@@ -84,7 +87,8 @@ export class AgentRunner {
     let toolMode = (await this.deps.toolModes.get(modelKey)) ?? 'native';
 
     for (;;) {
-      const turn = await this.modelTurn(state, { messages, tools, signal: task.signal, toolMode }, async (mode) => {
+      const usage = { requestId: task.requestId, kind: 'agent' as const, conversationId: task.conversationId, messageId: task.messageId };
+      const turn = await this.modelTurn(state, { messages, tools, signal: task.signal, toolMode, usage }, async (mode) => {
         if (mode !== toolMode) await this.deps.toolModes.remember(modelKey, (toolMode = mode));
       });
       if (turn.calls.length === 0) {
@@ -119,9 +123,12 @@ export class AgentRunner {
         state.task.onText(event.text);
       } else if (event.type === 'tool_call') {
         turn.calls.push(event.call);
+      } else if (event.type === 'reasoning') {
+        state.task.onReasoning?.(event.text);
       } else if (event.type === 'usage') {
+        // One usage event per model call (its usage record): the task's total is their sum.
         state.sawUsage = true;
-        state.usage = { inputTokens: state.usage.inputTokens + event.inputTokens, outputTokens: state.usage.outputTokens + event.outputTokens };
+        state.usage = addUsage(state.usage, usageOf(event));
       } else if (event.type === 'done' && event.toolMode !== 'none') {
         await learnedMode(event.toolMode);
       }

@@ -8,6 +8,7 @@ import {
   type ProviderSettings,
   type SidebarRequestOf,
   type Usage,
+  type UsedContext,
 } from '../../protocol';
 import { publicMessage, type ConversationStore } from '../../db/conversations';
 import type { MessageRow } from '../../db/database';
@@ -15,6 +16,7 @@ import type { SettingsStore } from '../../db/settings';
 import { LlmError } from '../llm/errors';
 import type { RouterRequest } from '../llm/router';
 import type { LlmConfig, StreamEvent } from '../llm/types';
+import { usageOf } from '../llm/usage-meter';
 import type { AgentOutcome, AgentTask } from '../agent/agent-runner';
 import { AGENT_SYSTEM_PROMPT, SUMMARY_INSTRUCTION, wrapPageContent } from '../prompts';
 import { toLlmMessages } from './history';
@@ -29,6 +31,13 @@ export interface ChatDeps {
   agent?: { run(task: AgentTask): Promise<AgentOutcome> };
   /** Sends an event to every open sidebar. */
   emit: (event: BackgroundEvent) => void;
+  /** Recalls what may help with a question, and keeps what pages said (issue 14's memory). */
+  memory?: {
+    recall(question: string, conversationId: string | undefined, windowId?: number): Promise<{ block: string; used: UsedContext[] }>;
+    rememberPage(page: PageContent): Promise<void>;
+  };
+  /** Pauses the answer's model calls that would go over a budget (history/budget-guard.ts). */
+  budget?: { track(signal: AbortSignal, task: { conversationId: string; messageId: string; requestId: string; eventRequestId: string }): () => void };
   now?: () => number;
   newId?: () => string;
 }
@@ -42,6 +51,8 @@ interface Turn {
   titleHint: string;
   /** Set when the model may act on the page: the window whose active tab it acts in. */
   agent?: { windowId?: number };
+  /** The sidebar's window: memory offers a page's memories only on that page's site. */
+  windowId?: number | undefined;
 }
 
 /** Chat turns: stores them, streams the model's answer to the sidebar, and stops or retries it. */
@@ -64,7 +75,7 @@ export class ChatService {
     const settings = await this.requireSettings();
     if (agent && !this.deps.agent) throw new JawadError('REGISTRY_NOT_READY', 'The agent is not available.');
     const page = attachPage ? await this.deps.readPage(request.requestId, windowId) : undefined;
-    await this.runTurn(settings, request.requestId, { conversationId, content, page, titleHint: content, ...(agent ? { agent: { windowId } } : {}) });
+    await this.runTurn(settings, request.requestId, { conversationId, content, page, titleHint: content, windowId, ...(agent ? { agent: { windowId } } : {}) });
   }
 
   async summarizePage(request: SidebarRequestOf<'SUMMARIZE_PAGE'>): Promise<void> {
@@ -77,6 +88,7 @@ export class ChatService {
       prompt: SUMMARY_INSTRUCTION,
       page,
       titleHint: `Summary: ${title}`,
+      windowId: request.payload.windowId,
     });
   }
 
@@ -92,7 +104,11 @@ export class ChatService {
         throw new JawadError('NOT_FOUND', 'That answer no longer exists.');
       }
       await this.deps.conversations.truncateFrom(conversationId, target.createdAt);
-      const assistant = { ...this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings), ...(target.agent ? { agent: true } : {}) };
+      const assistant = {
+        ...this.assistantRow(conversationId, childRequestId(request.requestId, 'chat'), settings),
+        ...(target.agent ? { agent: true } : {}),
+        ...(target.context ? { context: target.context } : {}),
+      };
       await this.deps.conversations.addMessage(assistant);
       const current = { ...conversation, updatedAt: assistant.createdAt };
       this.emit(request.requestId, { phase: 'start', conversation: current, assistantMessage: publicMessage(assistant), replaces: messageId });
@@ -143,6 +159,7 @@ export class ChatService {
       ? await this.requireConversation(turn.conversationId)
       : await this.deps.conversations.create(this.newId(), turn.titleHint, this.now());
     const chain = childRequestId(requestId, 'chat');
+    const recalled = await this.recall(turn, conversation.id);
     const user: MessageRow = {
       id: this.newId(),
       conversationId: conversation.id,
@@ -153,14 +170,30 @@ export class ChatService {
       requestId: chain,
       ...(turn.page ? { page: { title: turn.page.title, url: turn.page.url }, pageContext: wrapPageContent(turn.page) } : {}),
       ...(turn.prompt ? { prompt: turn.prompt } : {}),
+      ...(recalled.block ? { memoryContext: recalled.block } : {}),
     };
     await this.deps.conversations.addMessage(user);
-    const assistant = { ...this.assistantRow(conversation.id, chain, settings), ...(turn.agent ? { agent: true } : {}) };
+    const assistant: MessageRow = {
+      ...this.assistantRow(conversation.id, chain, settings),
+      ...(turn.agent ? { agent: true } : {}),
+      ...(recalled.used.length > 0 ? { context: recalled.used } : {}),
+    };
     await this.deps.conversations.addMessage(assistant);
     // addMessage moved updatedAt forward; the sidebar sorts its history by it.
     const current = { ...conversation, updatedAt: assistant.createdAt };
     this.emit(requestId, { phase: 'start', conversation: current, userMessage: publicMessage(user), assistantMessage: publicMessage(assistant) });
     await this.generate(settings, conversation, assistant, requestId, controller, turn.agent);
+  }
+
+  /** What memory has for this turn; a memory failure never stops the answer. */
+  private async recall(turn: Turn, conversationId: string): Promise<{ block: string; used: UsedContext[] }> {
+    const memory = this.deps.memory;
+    if (!memory) return { block: '', used: [] };
+    if (turn.page) await memory.rememberPage(turn.page).catch((error: unknown) => console.warn('Jawad: could not remember the page', error));
+    return memory.recall(turn.content, conversationId, turn.windowId).catch((error: unknown) => {
+      console.warn('Jawad: memory recall failed', error);
+      return { block: '', used: [] };
+    });
   }
 
   private assistantRow(conversationId: string, requestId: string, settings: ProviderSettings): MessageRow {
@@ -171,19 +204,26 @@ export class ChatService {
   private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string, controller: AbortController, agent?: { windowId?: number }): Promise<void> {
     this.running.set(conversation.id, controller);
     const history = (await this.deps.conversations.messages(conversation.id)).filter((row) => row.id !== assistant.id);
-    const journal = new ThrottledSave<string>((content) => this.deps.conversations.updateMessage(assistant.id, { content }));
-    let content = '';
+    const answer = { content: '', reasoning: '' };
+    const journal = new ThrottledSave<typeof answer>((saved) => this.deps.conversations.updateMessage(assistant.id, { content: saved.content, ...(saved.reasoning ? { reasoning: saved.reasoning } : {}) }));
     let usage: Usage | undefined;
     let outcome: Pick<MessageRow, 'status' | 'error'> = { status: 'complete' };
+    const ids = { conversationId: conversation.id, messageId: assistant.id };
     const append = (text: string) => {
-      content += text;
-      this.emit(requestId, { phase: 'delta', conversationId: conversation.id, messageId: assistant.id, text });
-      journal.push(content);
+      answer.content += text;
+      this.emit(requestId, { phase: 'delta', ...ids, text });
+      journal.push({ ...answer });
     };
+    const think = (text: string) => {
+      answer.reasoning += text;
+      this.emit(requestId, { phase: 'thinking', ...ids, text });
+      journal.push({ ...answer });
+    };
+    const untrack = this.deps.budget?.track(controller.signal, { conversationId: conversation.id, messageId: assistant.id, requestId: assistant.requestId, eventRequestId: requestId });
     try {
       const messages = toLlmMessages(history);
       if (agent && this.deps.agent) {
-        const task = { settings, conversationId: conversation.id, messageId: assistant.id, requestId: assistant.requestId, eventRequestId: requestId, signal: controller.signal, onText: append };
+        const task = { settings, ...ids, requestId: assistant.requestId, eventRequestId: requestId, signal: controller.signal, onText: append, onReasoning: think };
         const result = await this.deps.agent.run({
           ...task,
           messages: [{ role: 'system', content: AGENT_SYSTEM_PROMPT }, ...messages.slice(1)],
@@ -193,23 +233,33 @@ export class ChatService {
         usage = result.usage;
         if (result.status === 'stopped') outcome = { status: 'stopped' };
       } else {
-        for await (const event of this.deps.stream(settings, { messages, signal: controller.signal } satisfies RouterRequest)) {
+        const kind = history.at(-1)?.prompt === SUMMARY_INSTRUCTION ? 'summarize' : 'chat';
+        const request: RouterRequest = { messages, signal: controller.signal, usage: { requestId: assistant.requestId, kind, ...ids } };
+        for await (const event of this.deps.stream(settings, request)) {
           if (event.type === 'text') append(event.text);
-          else if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+          else if (event.type === 'reasoning') think(event.text);
+          else if (event.type === 'usage') usage = usageOf(event);
         }
       }
-      if (content.trim() === '' && outcome.status === 'complete') {
-        outcome = { status: 'error', error: { code: 'LLM_ERROR', message: 'The model returned an empty answer. Press Retry, or try another model.' } };
+      if (answer.content.trim() === '' && outcome.status === 'complete') {
+        const why = answer.reasoning ? 'The model only thought and gave no answer (it may have run out of tokens).' : 'The model returned an empty answer.';
+        outcome = { status: 'error', error: { code: 'LLM_ERROR', message: `${why} Press Retry, or try another model.` } };
       }
     } catch (error) {
       outcome = error instanceof LlmError && error.kind === 'cancelled'
         ? { status: 'stopped' }
         : { status: 'error', error: toErrorPayload(error) };
     } finally {
+      untrack?.();
       if (this.running.get(conversation.id) === controller) this.running.delete(conversation.id);
     }
     await journal.flush();
-    const final = await this.deps.conversations.updateMessage(assistant.id, { content, ...outcome, ...(usage ? { usage } : {}) });
+    const final = await this.deps.conversations.updateMessage(assistant.id, {
+      content: answer.content,
+      ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+      ...outcome,
+      ...(usage ? { usage } : {}),
+    });
     if (final) this.emit(requestId, { phase: 'final', conversationId: conversation.id, message: publicMessage(final) });
   }
 

@@ -6,8 +6,7 @@ import { SYSTEM_PROMPT } from '../prompts';
 const HISTORY_CHAR_BUDGET = 120_000;
 
 function userTurn(row: MessageRow): string {
-  const text = row.prompt ?? row.content;
-  return row.pageContext ? `${row.pageContext}\n\n${text}` : text;
+  return [row.memoryContext, row.pageContext, row.prompt ?? row.content].filter(Boolean).join('\n\n');
 }
 
 /** The conversation as the model sees it: system prompt, then every turn that has content. */

@@ -6,6 +6,7 @@
  * the inputs from the browser.
  */
 import type { PermissionLevel, StepTarget, TargetDescription } from '../../protocol';
+import { isSecretTarget } from '../../protocol/secret-fields';
 import { isCriticalAction, siteOf } from '../harbor';
 import type { ToolEffects } from '../tools/tool';
 import type { StepFacts } from './guard';
@@ -106,11 +107,11 @@ function pageStep(input: StepInput): StepClass {
     critical = isCriticalAction(name, leadsTo) || isCriticalAction(name, target?.documentUrl ?? tab.url) || (followsLink && isCriticalAction('', leadsTo));
     if (critical) reasons.push(`“${name || 'This action'}” looks like a purchase, payment, deletion, subscription or message.`);
   }
-  const readsSecret = Boolean(effects.readsValue && target?.secret && asString(params.what) === 'value');
+  const readsSecret = Boolean(effects.readsValue && target && isSecretTarget(target) && asString(params.what) === 'value');
   if (readsSecret) {
     // A password or card number in the model's hands is as serious as a payment: always asked, never granted.
     critical = true;
-    reasons.push(`It reads the value of a secret field (${target?.inputType ?? 'secret'} “${target?.name ?? ''}”).`);
+    reasons.push(`It reads the value of a secret field (${target?.autocomplete ?? target?.inputType ?? 'secret'} “${target?.name ?? ''}”).`);
   }
   const text = effects.text ? asString(params[effects.text]) : undefined;
   // A ref inside a frame acts on the frame's site (a third-party widget), not the tab's.

@@ -13,7 +13,6 @@ export const listTabs = defineTool({
     const tabs = await browser.tabs.query(windowId === undefined ? { lastFocusedWindow: true } : { windowId });
     // A task sees its own tabs only: the titles and addresses of the user's others are not its business.
     const mine = visibleTabs ? tabs.filter((tab) => tab.id !== undefined && visibleTabs.includes(tab.id)) : tabs;
-    const hidden = tabs.length - mine.length;
-    return { tabs: mine.map(summarise), ...(hidden > 0 ? { otherTabs: `${hidden} other tab(s) are open that this task may not see.` } : {}) };
+    return mine.map(summarise);
   },
 });

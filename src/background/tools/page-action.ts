@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, contextTab, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
@@ -48,7 +48,7 @@ function watchNavigation(tabId: number) {
         if (!begun(first)) return undefined;
         // A page that never finishes (a hung frame) must not hold the step: the new page is there.
         const loaded = await pollTab(tabId, (tab) => tab.status !== 'loading', NAVIGATION_LOAD_MS, signal, first);
-        return loaded.url;
+        return loaded.url === undefined ? undefined : clipText(loaded.url, CAPS.url);
       } finally {
         browser.tabs.onUpdated.removeListener(onUpdated);
       }
@@ -64,15 +64,14 @@ export const targetParams = {
 
 export { targetOf };
 
-/** For actions that may also apply to the page as a whole (scroll, press, get). */
-export const atMostOneTarget = z.refine<{ ref?: string; selector?: string }>(
-  (params) => !(params.ref && params.selector),
-  'Give ref or selector, not both (or neither, for the page)',
-);
-
+/**
+ * Actions on an element need one of ref or selector. Models do send both; the ref (what the model
+ * just read in a snapshot) wins, and the selector is ignored (targetOf), rather than refusing.
+ * Actions that may also apply to the page as a whole (scroll, press, get) take neither or either.
+ */
 export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
-  (params) => Boolean(params.ref) !== Boolean(params.selector),
-  'Give either ref (from the snapshot tool) or selector, not both',
+  (params) => Boolean(params.ref || params.selector),
+  'Give ref (from the snapshot tool) or a CSS selector of the element to act on',
 );
 
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { JawadError, toErrorPayload, type ToolListing, type ToolResult } from '../../protocol';
+import { clipText, JawadError, toErrorPayload, type ToolListing, type ToolResult } from '../../protocol';
 import type { Tool, ToolContext } from './tool';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 15_000;
@@ -46,11 +46,13 @@ export class ToolRegistry {
     const started = performance.now();
     const finish = (outcome: Omit<ToolOutcome, 'duration'>): ToolOutcome => ({ ...outcome, duration: Math.round(performance.now() - started) });
     const tool = this.tools.get(name);
-    if (!tool) return finish({ success: false, error: { code: 'TOOL_NOT_FOUND', message: `There is no tool named “${name}”.` } });
+    if (!tool) return finish({ success: false, error: { code: 'TOOL_NOT_FOUND', message: `There is no tool named “${clipText(name, 100)}”.` } });
     const parsed = tool.params.safeParse(parameters ?? {});
     if (!parsed.success) {
       const details = parsed.error.issues.map((issue) => ({ parameter: issue.path.map(String).join('.') || '(all)', message: issue.message, code: issue.code }));
-      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name}.`, details } });
+      // The reasons go in the message: it is what the model reads, and without them it cannot correct the call.
+      const reasons = details.map((detail) => `${detail.parameter}: ${detail.message}`).join('; ');
+      return finish({ success: false, error: { code: 'VALIDATION_ERROR', message: `Invalid parameters for ${name} — ${reasons}.`, details } });
     }
     if (context.signal?.aborted) return finish({ success: false, error: { code: 'CANCELLED', message: `${name} was not run: the task was stopped.` } });
     try {

@@ -7,7 +7,8 @@ const SettingsView = lazyView(() => import('./SettingsView').then((m) => m.Setti
 const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.HistoryView));
 const ToolsView = lazyView(() => import('./ToolsView').then((m) => m.ToolsView));
 const BridgeView = lazyView(() => import('./BridgePanel').then((m) => m.BridgePanel));
-const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, bridge: BridgeView, chat: ChatView } as const;
+const MemoryView = lazyView(() => import('./MemoryView').then((m) => m.MemoryView));
+const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, memory: MemoryView, bridge: BridgeView, chat: ChatView } as const;
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
@@ -45,6 +46,7 @@ export function App() {
             New chat
           </button>
           <NavButton target="history" label="History" />
+          <NavButton target="memory" label="Memory" />
           <NavButton target="tools" label="Tools" />
           <NavButton target="bridge" label="Bridge" />
           <NavButton target="settings" label="Settings" />

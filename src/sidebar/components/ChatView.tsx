@@ -1,9 +1,15 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { dismissBanner, openConversation, state, view } from '../store';
+import { dismissBanner, loadEarlier, openConversation, state, view } from '../store';
 import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
+import { BudgetPrompt } from './BudgetPrompt';
 import { PermissionPrompt } from './PermissionPrompt';
+import { Icon } from './Icon';
+import { lazyView } from './lazy';
+
+/** Opened from an answer's Trace button: its code loads then, not with the chat. */
+const TraceView = lazyView(() => import('./TraceView').then((m) => m.TraceView));
 
 const NO_STEPS: AgentStep[] = [];
 
@@ -49,8 +55,16 @@ function WaitingElsewhere() {
   );
 }
 
+/** A search hit opened an older message: bring it into view once it is on screen. */
+function useFocus(list: { current: HTMLDivElement | null }, focus: string | undefined): void {
+  useEffect(() => {
+    if (!focus) return;
+    list.current?.querySelector(`[data-message-id="${CSS.escape(focus)}"]`)?.scrollIntoView({ block: 'center' });
+  }, [focus]);
+}
+
 export function ChatView() {
-  const { messages, banner, steps } = state.value;
+  const { messages, banner, steps, earlier, focus, costs } = state.value;
   const list = useRef<HTMLDivElement>(null);
   const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant');
   const lastLength = messages.at(-1)?.content.length ?? 0;
@@ -58,21 +72,35 @@ export function ChatView() {
   const grouped = stepsByMessage(steps);
   useEffect(() => {
     const element = list.current;
-    if (element) element.scrollTop = element.scrollHeight;
+    if (element && !focus) element.scrollTop = element.scrollHeight;
   }, [messages.length, lastLength, steps.length, lastStep?.status]);
+  useFocus(list, focus);
   return (
     <section class="chat" aria-label="Conversation">
       <div class="messages" ref={list} role="log" aria-live="polite">
-        {messages.length === 0 ? <EmptyState /> : messages.map((m) => <MessageItem key={m.id} message={m} steps={grouped.get(m.id) ?? NO_STEPS} canRetry={m === lastAssistant} />)}
+        {earlier > 0 && (
+          <button type="button" class="link-button earlier" onClick={loadEarlier}>
+            Show earlier messages ({earlier})
+          </button>
+        )}
+        {messages.length === 0 ? (
+          <EmptyState />
+        ) : (
+          messages.map((m) => (
+            <MessageItem key={m.id} message={m} steps={grouped.get(m.id) ?? NO_STEPS} canRetry={m === lastAssistant} cost={costs?.byMessage[m.id]} focused={m.id === focus} />
+          ))
+        )}
       </div>
       {banner && (
         <div class="banner" role="alert" data-code={banner.code}>
           <span>{banner.message}</span>
           <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
-            ✕
+            <Icon name="close" />
           </button>
         </div>
       )}
+      {state.value.trace && <TraceView />}
+      <BudgetPrompt />
       <WaitingElsewhere />
       <PermissionPrompt />
       <Composer />

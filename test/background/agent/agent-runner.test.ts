@@ -127,6 +127,22 @@ afterEach(async () => {
 });
 
 describe('AgentRunner', () => {
+  it('sends the thinking apart, records each turn under the task’s chain and totals the per-call usage', async () => {
+    let reasoning = '';
+    const turns = model([[['snapshot', {}]], 'Done.']);
+    const thinking: AgentDeps['stream'] = async function* (config, request) {
+      yield { type: 'reasoning', text: 'Look first.' };
+      for await (const event of turns(config, request)) yield event.type === 'usage' ? { ...event, cachedInputTokens: 4, reasoningTokens: 2 } : event;
+    };
+    const { task: t, text } = task({ onReasoning: (delta) => void (reasoning += delta) });
+    const outcome = await runner(thinking).run(t);
+    expect(outcome.usage).toEqual({ inputTokens: 20, outputTokens: 10, cachedInputTokens: 8, reasoningTokens: 4 });
+    expect(reasoning).toBe('Look first.Look first.');
+    expect(text()).not.toContain('Look first');
+    expect((await finalSteps())[0]!.thinking).toBe('Turn 1.');
+    expect(requests.map((r) => r.usage)).toEqual(Array(2).fill({ requestId: t.requestId, kind: 'agent', conversationId: 'c1', messageId: 'm1' }));
+  });
+
   it('runs read-only steps without asking, feeds results back wrapped as untrusted, and ends with the model’s answer', async () => {
     const { task: t, text } = task();
     const outcome = await runner(model([[['snapshot', {}]], 'The cart has a jacket.'])).run(t);

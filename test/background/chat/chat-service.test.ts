@@ -107,6 +107,43 @@ async function rejection(promise: Promise<unknown>): Promise<JawadError> {
 describe('ChatService.sendMessage', () => {
   beforeEach(() => settings.save(SETTINGS));
 
+  it('streams the thinking apart, stores it with the answer and never sends it back', async () => {
+    script = async function* () {
+      yield { type: 'reasoning', text: 'The user greets; ' };
+      yield { type: 'reasoning', text: 'greet back.' };
+      yield { type: 'text', text: 'Hello!' };
+      yield { type: 'done', finishReason: 'stop', toolMode: 'none' };
+    };
+    await service.sendMessage(chat('Hi!'));
+    expect(payloads().map((p) => p.phase)).toEqual(['start', 'thinking', 'thinking', 'delta', 'final']);
+    const final = finalOf()!.message;
+    expect(final).toMatchObject({ content: 'Hello!', reasoning: 'The user greets; greet back.', status: 'complete' });
+    expect((await conversations.getMessage(final.id))?.reasoning).toBe('The user greets; greet back.');
+
+    script = reply(['Fine.']);
+    await service.sendMessage(chat('And now?', { conversationId: final.conversationId }));
+    const sent = JSON.stringify(calls[1]!.request.messages);
+    expect(sent).toContain('Hello!');
+    expect(sent).not.toContain('greet back');
+  });
+
+  it('says the model only thought when thinking came but no answer', async () => {
+    script = async function* () {
+      yield { type: 'reasoning', text: 'Hmm' };
+      yield { type: 'done', finishReason: 'length', toolMode: 'none' };
+    };
+    await service.sendMessage(chat('Hi!'));
+    expect(finalOf()!.message).toMatchObject({ status: 'error', reasoning: 'Hmm', error: { message: expect.stringContaining('only thought') } });
+  });
+
+  it('asks the router to record usage under the answer’s chain, as chat or summarize', async () => {
+    await service.sendMessage(chat('Hi!'));
+    const start = startOf()!;
+    expect(calls[0]!.request.usage).toEqual({ requestId: start.assistantMessage.requestId, kind: 'chat', conversationId: start.conversation.id, messageId: start.assistantMessage.id });
+    await service.summarizePage({ type: 'SUMMARIZE_PAGE', requestId: 'user-0000000b', payload: { conversationId: null } });
+    expect(calls[1]!.request.usage?.kind).toBe('summarize');
+  });
+
   it('streams start → deltas → final and stores the answer', async () => {
     await service.sendMessage(chat('Hi!'));
     expect(payloads().map((p) => p.phase)).toEqual(['start', 'delta', 'delta', 'final']);
@@ -446,5 +483,39 @@ describe('agent turns', () => {
     const run = vi.fn<NonNullable<ChatDeps['agent']>['run']>();
     await withAgent(run).sendMessage(chat('Hello'));
     expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe('ChatService with memory', () => {
+  beforeEach(() => settings.save(SETTINGS));
+
+  it('gives the model what memory recalled before the question, keeps it for later turns, and shows it on the answer', async () => {
+    const used = [{ kind: 'message' as const, id: 'old-1', text: 'My cat is called Pixel', source: 'conversation' as const, conversationId: 'old', title: 'Pets', createdAt: 5 }];
+    const recall = vi.fn(async () => ({ block: 'Jawad’s memory recalled: My cat is called Pixel', used }));
+    const rememberPage = vi.fn(async () => undefined);
+    const withMemory = new ChatService({ conversations, settings, readPage, stream: (config, request) => (calls.push({ config, request }), script(config, request)), emit: (event) => events.push(event), memory: { recall, rememberPage } });
+
+    await withMemory.sendMessage(chat('What is my cat called?', { attachPage: true, windowId: 4 }));
+    expect(recall).toHaveBeenCalledWith('What is my cat called?', expect.any(String), 4);
+    expect(rememberPage).toHaveBeenCalledWith(PAGE);
+    const turn = calls[0]!.request.messages.at(-1)!.content;
+    expect(turn.indexOf('Jawad’s memory recalled: My cat is called Pixel')).toBe(0);
+    expect(turn.endsWith('What is my cat called?')).toBe(true);
+    expect(startOf()!.assistantMessage.context).toEqual(used);
+    expect(finalOf()!.message.context).toEqual(used);
+
+    script = reply(['Still Pixel']);
+    recall.mockResolvedValueOnce({ block: '', used: [] });
+    await withMemory.sendMessage(chat('And her age?', { conversationId: finalOf()!.conversationId }));
+    expect(calls[1]!.request.messages.some((m) => m.content.startsWith('Jawad’s memory recalled'))).toBe(true);
+  });
+
+  it('answers without memory when recall fails', async () => {
+    const withMemory = new ChatService({
+      conversations, settings, readPage, stream: (config, request) => script(config, request), emit: (event) => events.push(event),
+      memory: { recall: async () => Promise.reject(new Error('index broken')), rememberPage: async () => undefined },
+    });
+    await withMemory.sendMessage(chat('Hi'));
+    expect(finalOf()!.message).toMatchObject({ status: 'complete', content: 'Hello there' });
   });
 });

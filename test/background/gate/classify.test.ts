@@ -63,7 +63,7 @@ describe('classifyStep', () => {
   });
 
   it('flags reading the value of a secret field', () => {
-    const password = { role: 'textbox', name: 'Password', tag: 'input', submits: false, inputType: 'password', secret: true };
+    const password = { role: 'textbox', name: 'Password', tag: 'input', submits: false, inputType: 'password', autocomplete: 'current-password' };
     expect(classifyStep(input({ tool: 'get', level: 'read-only', params: { ref: 'e3', what: 'value' }, target: password })).readsSecret).toBe(true);
     expect(classifyStep(input({ tool: 'get', level: 'read-only', params: { ref: 'e3', what: 'attribute', name: 'id' }, target: password })).readsSecret).toBe(false);
   });
@@ -97,7 +97,7 @@ describe('effect declarations', () => {
     activates: () => ({ params: { ref: 'e1' }, target: { role: 'button', name: 'Delete account', tag: 'button', submits: false } }),
     toggles: () => ({ params: { ref: 'e1' }, target: { role: 'checkbox', name: 'Subscribe', tag: 'input', submits: false } }),
     typesKeys: () => ({ params: { ref: 'e1', text: 'hi\n' } }),
-    readsValue: () => ({ params: { ref: 'e1', what: 'value' }, target: { role: 'textbox', name: 'Password', tag: 'input', submits: false, secret: true } }),
+    readsValue: () => ({ params: { ref: 'e1', what: 'value' }, target: { role: 'textbox', name: 'Password', tag: 'input', submits: false, inputType: 'password' } }),
     tabList: () => ({ params: {} }),
   };
   /**

@@ -61,6 +61,8 @@ describe('ToolRegistry', () => {
     expect(result.error?.code).toBe('VALIDATION_ERROR');
     const details = result.error?.details as Array<{ parameter: string }>;
     expect(details.map((d) => d.parameter).sort()).toEqual(['text', 'times']);
+    // The reasons are in the message, which is what a model reads.
+    expect(result.error?.message).toMatch(/^Invalid parameters for echo — (text|times): .+; (text|times): .+\.$/);
   });
 
   it('answers an unknown tool with TOOL_NOT_FOUND', async () => {
@@ -88,5 +90,19 @@ describe('ToolRegistry', () => {
 
   it('refuses two tools with one name', () => {
     expect(() => new ToolRegistry([echo as Tool, echo as Tool])).toThrow(/Two tools are named echo/);
+  });
+
+  it('cancels a running tool when the caller stops, and never starts one for a caller already stopped', async () => {
+    const seen: { aborted?: boolean } = {};
+    const stop = new AbortController();
+    const running = new ToolRegistry([slowTool(seen)]).execute('slow', {}, { ...context, signal: stop.signal }, 5_000);
+    stop.abort();
+    expect((await running).error).toMatchObject({ code: 'CANCELLED' });
+    expect(seen.aborted).toBe(true);
+    let started = false;
+    const never = defineTool({ name: 'never', description: 'x', params: z.object({}), level: 'read-only', effects: {}, run: async () => void (started = true) }) as Tool;
+    const refused = await new ToolRegistry([never]).execute('never', {}, { ...context, signal: stop.signal });
+    expect(refused.error).toMatchObject({ code: 'CANCELLED' });
+    expect(started).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ vi.mock('../../../src/background/page-scripts', () => ({ contextTab: vi.fn(), ac
 import { TOOLS } from '../../../src/background/tools';
 import { openUrl } from '../../../src/background/tools/open-url';
 import { newTab } from '../../../src/background/tools/new-tab';
-import { PermissionLevel } from '../../../src/protocol';
+import { PermissionLevel, targetOf } from '../../../src/protocol';
 import { ToolRegistry } from '../../../src/background/tools/registry';
 
 /** Parameters every page tool has: which element, not what happens to it. */
@@ -59,13 +59,14 @@ describe('the tool list', () => {
     for (const name of ['hover', 'focus', 'scroll', 'get', 'is', 'highlight']) expect(level(name), name).toBe('read-only');
   });
 
-  it('makes every action name exactly one target: a snapshot ref or a selector', () => {
+  it('makes every action name a target — a snapshot ref or a selector, the ref winning when both come', () => {
     const click = TOOLS.find((tool) => tool.name === 'click')!;
     expect(click.params.safeParse({ ref: 'e12' }).success).toBe(true);
     expect(click.params.safeParse({ ref: 'f1e3' }).success).toBe(true);
     expect(click.params.safeParse({ selector: '#buy' }).success).toBe(true);
     expect(click.params.safeParse({}).success).toBe(false);
-    expect(click.params.safeParse({ ref: 'e1', selector: '#buy' }).success).toBe(false);
+    const both = click.params.safeParse({ ref: 'e1', selector: '#buy' });
+    expect(both.success && targetOf(both.data as { ref?: string; selector?: string })).toEqual({ ref: 'e1' });
     expect(click.params.safeParse({ ref: 'button-1' }).success).toBe(false);
   });
 

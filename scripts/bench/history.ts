@@ -1,0 +1,152 @@
+/**
+ * History at scale, in the real extension: import a 100k-message, 20k-step archive, then time
+ * opening a conversation (last 50 messages), a search, a memory recall and an export, each as the
+ * round trip of its protocol message from an extension page (what the sidebar waits for, minus
+ * rendering). The import is timed from its first part to the background's answer.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'puppeteer-core';
+import { sleep } from '../../test/e2e/support/extension-browser';
+import { evalIn } from './pages';
+import { BENCH_SIZE, benchArchive, type HistorySize } from './history-data';
+import { summarize, type Summary } from './stats';
+
+export interface HistoryResult {
+  size: HistorySize;
+  archiveMB: number;
+  importMs: number;
+  openMs: Summary;
+  firstSearchMs: number;
+  searchMs: Summary;
+  recallMs: Summary;
+  exportMs: number;
+}
+
+/** Serves the archive once on loopback, so the sidebar can fetch it (no 50 MB through the driver). */
+async function serve(text: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+    res.end(text);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/archive.json`, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+interface PortLike {
+  postMessage(message: unknown): void;
+  onDisconnect: { addListener(fn: () => void): void };
+  onMessage: { addListener(fn: (event: never) => void): void; removeListener(fn: (event: never) => void): void };
+}
+
+/** What the host page keeps between evaluations: its Port to the background and the job running. */
+interface BenchState {
+  port: PortLike;
+  n: number;
+  job?: { done: boolean; value?: number[]; error?: string };
+}
+
+interface Job {
+  /** import: fetch the archive and send it in parts · call: one protocol message per payload, each timed. */
+  kind: 'import' | 'call';
+  url?: string;
+  chunk?: number;
+  type?: string;
+  payloads?: unknown[];
+  /** The event type that ends a call (for ARCHIVE_PART: the last part). */
+  until?: string;
+}
+
+/**
+ * Starts a job in the host page (an extension page, so the background accepts its Port) and
+ * returns at once: Firefox's BiDi cannot await a long evaluation, and an import of 100k messages
+ * takes longer than one evaluation may. The times are the page's own clock.
+ */
+function startJob(job: Job): void {
+  const g = globalThis as unknown as { __bench?: BenchState; browser?: { runtime: { connect(i: { name: string }): PortLike } }; chrome?: { runtime: { connect(i: { name: string }): PortLike } } };
+  if (!g.__bench) {
+    const port = (g.browser ?? g.chrome)!.runtime.connect({ name: 'jawad-sidebar' });
+    const created: BenchState = { port, n: 0 };
+    // The background went away mid-job (stopped, crashed, out of memory): fail instead of waiting.
+    port.onDisconnect.addListener(() => {
+      if (created.job && !created.job.done) Object.assign(created.job, { done: true, error: 'the background disconnected' });
+      g.__bench = undefined;
+    });
+    g.__bench = created;
+  }
+  const bench = g.__bench;
+  const state: NonNullable<BenchState['job']> = { done: false };
+  bench.job = state;
+  const send = (type: string, payload: unknown, until: string, parts: number) =>
+    new Promise<number>((resolve, reject) => {
+      const requestId = `bench-${(++bench.n).toString(16).padStart(8, '0')}`;
+      const started = performance.now();
+      const listener = (event: { type: string; requestId: string; payload: { message?: string; index?: number; count?: number } }) => {
+        if (event.requestId !== requestId) return;
+        const last = event.type !== 'ARCHIVE_PART' || event.payload.index === event.payload.count! - 1;
+        if (event.type !== 'ERROR' && (event.type !== until || !last)) return;
+        bench.port.onMessage.removeListener(listener as never);
+        if (event.type === 'ERROR') reject(new Error(event.payload.message));
+        else resolve(performance.now() - started);
+      };
+      bench.port.onMessage.addListener(listener as never);
+      const list = Array.isArray(payload) && parts > 0 ? payload : [payload];
+      for (const item of list) bench.port.postMessage({ type, requestId, payload: item });
+    });
+  const run = async (): Promise<number[]> => {
+    if (job.kind === 'import') {
+      const text = await (await fetch(job.url!)).text();
+      const count = Math.ceil(text.length / job.chunk!);
+      const parts = Array.from({ length: count }, (_, index) => ({ transferId: 'bench-import', index, count, text: text.slice(index * job.chunk!, (index + 1) * job.chunk!), apply: true }));
+      return [await send('IMPORT_PART', parts, 'IMPORT_RESULT', count)];
+    }
+    const times: number[] = [];
+    for (const payload of job.payloads!) times.push(await send(job.type!, payload, job.until!, 0));
+    return times;
+  };
+  run().then(
+    (value) => Object.assign(state, { done: true, value }),
+    (error: unknown) => Object.assign(state, { done: true, error: String(error) }),
+  );
+}
+
+function jobState(): BenchState['job'] {
+  return (globalThis as unknown as { __bench?: BenchState }).__bench?.job;
+}
+
+const JOB_TIMEOUT_MS = 30 * 60_000;
+
+/** Runs a job in the host page and waits for its times (ms, one per message). */
+async function job(host: Page, spec: Job): Promise<number[]> {
+  await evalIn(host, startJob, spec);
+  const deadline = Date.now() + JOB_TIMEOUT_MS;
+  for (;;) {
+    const state = await evalIn(host, jobState, null);
+    if (state?.done) {
+      if (state.error) throw new Error(state.error);
+      return state.value!;
+    }
+    if (Date.now() > deadline) throw new Error(`${spec.kind} ${spec.type ?? ''} did not finish in ${JOB_TIMEOUT_MS / 60_000} minutes`);
+    await sleep(250);
+  }
+}
+
+export async function measureHistory(host: Page, chunk: number, log: (line: string) => void, size = BENCH_SIZE): Promise<HistoryResult> {
+  const { archive, words } = benchArchive(size);
+  const text = JSON.stringify(archive);
+  log(`  history: ${archive.messages.length.toLocaleString('en')} messages, ${archive.steps.length.toLocaleString('en')} steps, ${(text.length / 1e6).toFixed(1)} MB archive…`);
+  const server = await serve(text);
+  try {
+    // Common, middling and rare words, alone, in pairs, and a prefix being typed.
+    const queries = [words[3]!, words[40]!, words[900]!, words[15_000]!, `${words[5]} ${words[60]}`, `${words[200]} ${words[7]}`, words[120]!.slice(0, 3), `${words[2]} ${words[11]} ${words[30]}`];
+    const conversations = ['bench-c0', ...Array.from({ length: 19 }, (_, i) => `bench-c${1 + Math.floor((i * (size.conversations - 2)) / 19)}`)];
+    const [importMs] = await job(host, { kind: 'import', url: server.url, chunk });
+    const open = await job(host, { kind: 'call', type: 'OPEN_CONVERSATION', payloads: conversations.map((conversationId) => ({ conversationId })), until: 'CONVERSATION' });
+    const [firstSearch, ...search] = await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [queries[0], ...queries].map((query) => ({ query })), until: 'SEARCH_RESULTS' });
+    const recall = await job(host, { kind: 'call', type: 'PREVIEW_RECALL', payloads: queries.map((query) => ({ question: `${query} and what else?` })), until: 'RECALL' });
+    const [exportMs] = await job(host, { kind: 'call', type: 'EXPORT_ARCHIVE', payloads: [{ transferId: 'bench-export' }], until: 'ARCHIVE_PART' });
+    return { size, archiveMB: text.length / 1e6, importMs: importMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,50 @@
+import type { Budgets, CostReport, CostRow, ModelPrice } from '../../protocol';
+import type { JawadDatabase } from '../../db/database';
+import { dayOf, DEFAULT_PRICES, groupCosts } from './cost';
+
+const REPORT_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** The cost meter: reads the router's usage records and the user's prices and budgets. */
+export class CostService {
+  constructor(
+    private readonly db: JawadDatabase,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async customPrices(): Promise<Record<string, ModelPrice>> {
+    const row = await this.db.settings.get('prices');
+    return row?.key === 'prices' ? row.value : {};
+  }
+
+  async prices(): Promise<Record<string, ModelPrice>> {
+    return { ...DEFAULT_PRICES, ...(await this.customPrices()) };
+  }
+
+  async budgets(): Promise<Budgets> {
+    const row = await this.db.settings.get('budgets');
+    return row?.key === 'budgets' ? row.value : {};
+  }
+
+  async saveBudgets(budgets: Budgets): Promise<void> {
+    await this.db.settings.put({ key: 'budgets', value: budgets });
+  }
+
+  /** A price the user sets for `provider/model`; null goes back to the built-in default (if any). */
+  async savePrice(key: string, price: ModelPrice | null): Promise<void> {
+    const { [key]: _old, ...rest } = await this.customPrices();
+    await this.db.settings.put({ key: 'prices', value: price ? { ...rest, [key]: price } : rest });
+  }
+
+  async report(conversationId?: string): Promise<CostReport> {
+    const prices = await this.prices();
+    const since = this.now() - REPORT_DAYS * DAY_MS;
+    const recent = await this.db.usage.where('createdAt').aboveOrEqual(since).toArray();
+    const byDay = groupCosts(recent, prices, (r) => ({ key: dayOf(r.createdAt), label: dayOf(r.createdAt) })).sort((a, b) => (a.key < b.key ? 1 : -1));
+    const byProvider = groupCosts(recent, prices, (r) => ({ key: r.provider, label: r.provider }));
+    const inConversation = conversationId ? await this.db.usage.where('conversationId').equals(conversationId).toArray() : [];
+    const byMessage: Record<string, CostRow> = {};
+    for (const row of groupCosts(inConversation, prices, (r) => (r.messageId ? { key: r.messageId, label: r.messageId } : undefined))) byMessage[row.key] = row;
+    return { byDay, byProvider, byMessage, prices, customPrices: Object.keys(await this.customPrices()), budgets: await this.budgets() };
+  }
+}

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConversationStore } from '../../src/db/conversations';
+import { JawadDatabase, type MessageRow } from '../../src/db/database';
+import { SearchIndex } from '../../src/db/search-index';
+import { StepStore } from '../../src/db/steps';
+import { agentStep } from '../support/agent-step';
+
+let db: JawadDatabase;
+let store: ConversationStore;
+let search: SearchIndex;
+
+const message = (id: string, conversationId: string, content: string, createdAt = 1): MessageRow => ({ id, conversationId, role: 'user', content, status: 'complete', createdAt, requestId: 'user-00000001' });
+
+beforeEach(async () => {
+  db = new JawadDatabase(`search-${crypto.randomUUID()}`);
+  store = new ConversationStore(db);
+  search = new SearchIndex(db);
+  await store.create('c1', 'Kitchen', 1);
+  await store.create('c2', 'Garden', 1);
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+const found = async (query: string) => (await search.search(query)).map((hit) => `${hit.kind}:${hit.id}`);
+
+describe('SearchIndex', () => {
+  it('finds messages stored before it loaded, with the conversation title and a marked snippet', async () => {
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    const [hit] = await search.search('kettle');
+    expect(hit).toMatchObject({ kind: 'message', id: 'm1', conversationId: 'c1', conversationTitle: 'Kitchen', messageId: 'm1' });
+    expect(hit!.snippet.marks.map(([s, e]) => hit!.snippet.text.slice(s, e))).toEqual(['kettle']);
+  });
+
+  it('follows every write after loading: add, streamed update, step, delete and clear', async () => {
+    await search.ready();
+    await store.addMessage(message('m1', 'c1', 'Thinking…'));
+    await store.updateMessage('m1', { content: 'Buy a new kettle' });
+    expect(await found('kettle')).toEqual(['message:m1']);
+    expect(await found('thinking')).toEqual([]);
+
+    await new StepStore(db).put(agentStep({ id: 's1', conversationId: 'c2', messageId: 'm9', thinking: 'I will open the seed catalogue', result: { success: true, summary: 'clicked “Tulips”' } }));
+    expect(await found('tulips')).toEqual(['step:s1']);
+
+    await store.addMessage(message('m2', 'c2', 'Plant tulips near the kettle shed', 2));
+    await store.delete('c1');
+    expect(await found('kettle')).toEqual(['message:m2']);
+    await store.clear();
+    expect(await found('tulips')).toEqual([]);
+  });
+
+  it('leaves out hits whose conversation is gone', async () => {
+    await store.addMessage(message('m1', 'c1', 'orphan kettle'));
+    await db.conversations.delete('c1');
+    expect(await found('kettle')).toEqual([]);
+  });
+});
+
+describe('ConversationStore.recentMessages', () => {
+  it('reads the latest messages, or back to a focused older one, and counts the rest', async () => {
+    for (let i = 0; i < 10; i++) await store.addMessage(message(`m${i}`, 'c1', `text ${i}`, 10 + i));
+    const latest = await store.recentMessages('c1', 3);
+    expect(latest.messages.map((m) => m.id)).toEqual(['m7', 'm8', 'm9']);
+    expect(latest.earlier).toBe(7);
+    const focused = await store.recentMessages('c1', 3, 'm2');
+    expect(focused.messages.map((m) => m.id)).toEqual(['m2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9']);
+    expect(focused.earlier).toBe(2);
+  });
+
+  it('lists pinned conversations first', async () => {
+    await store.addMessage(message('m1', 'c2', 'newer', 50));
+    expect((await store.list()).map((c) => c.id)).toEqual(['c2', 'c1']);
+    await store.setPinned('c1', true);
+    expect((await store.list()).map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(await store.rename('c1', '  Kettles ')).toBe(true);
+    expect((await store.get('c1'))!.title).toBe('Kettles');
+    expect(await store.rename('gone', 'x')).toBe(false);
+  });
+});

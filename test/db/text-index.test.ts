@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseQuery, snippet, TextIndex, tokenize } from '../../src/db/text-index';
+
+function indexOf(docs: Record<string, string>): TextIndex<{ n: number }> {
+  const index = new TextIndex<{ n: number }>();
+  Object.entries(docs).forEach(([key, text], n) => index.upsert({ key, text, meta: { n } }));
+  return index;
+}
+
+const keys = (index: TextIndex<{ n: number }>, query: string, mode: 'all' | 'any' = 'all') => index.search(parseQuery(query), { mode, limit: 10 }).map((hit) => hit.key);
+
+describe('tokenize', () => {
+  it('lower-cases, drops accents and stop words, keeps digits and non-Latin letters', () => {
+    expect(tokenize('The Café in Zürich costs 42 CHF — قهوة')).toEqual(['cafe', 'zurich', 'costs', '42', 'chf', 'قهوة']);
+  });
+});
+
+describe('TextIndex search', () => {
+  it('finds only documents with every word, best match first', () => {
+    const index = indexOf({
+      a: 'The red jacket is on sale',
+      b: 'A red jacket, a red scarf and a red hat: red everywhere',
+      c: 'A blue jacket',
+    });
+    expect(keys(index, 'red jacket ')).toEqual(['b', 'a']);
+  });
+
+  it('ranks a rare word above a common one (BM25 idf)', () => {
+    const index = indexOf({ a: 'invoice paid', b: 'paid paid', c: 'paid again', d: 'paid once more' });
+    const [first] = index.search(parseQuery('invoice paid '), { mode: 'any', limit: 4 });
+    expect(first!.key).toBe('a');
+  });
+
+  it('treats the last word being typed as a prefix', () => {
+    const index = indexOf({ a: 'photosynthesis in plants', b: 'photographs of plants' });
+    expect(keys(index, 'photos')).toEqual(['a']);
+    expect(keys(index, 'photos ')).toEqual([]);
+    expect(keys(index, 'plants pho').sort()).toEqual(['a', 'b']);
+  });
+
+  it('forgets removed and rewritten documents', () => {
+    const index = indexOf({ a: 'old text about llamas', b: 'llamas again' });
+    index.remove('b');
+    index.upsert({ key: 'a', text: 'new text about alpacas', meta: { n: 0 } });
+    expect(keys(index, 'llamas ')).toEqual([]);
+    expect(keys(index, 'alpacas ')).toEqual(['a']);
+    expect(index.size).toBe(1);
+  });
+
+  it('filters by metadata and returns nothing for a query of stop words', () => {
+    const index = indexOf({ a: 'garden tools', b: 'garden chairs' });
+    expect(index.search(parseQuery('garden '), { mode: 'all', limit: 5, filter: (meta) => meta.n === 1 }).map((h) => h.key)).toEqual(['b']);
+    expect(keys(index, 'the and of ')).toEqual([]);
+  });
+});
+
+describe('snippet', () => {
+  it('marks each matched word in the original text, accents and case kept', () => {
+    const result = snippet('We met at the Café Zürich; the café was full.', parseQuery('cafe'));
+    const marked = result.marks.map(([s, e]) => result.text.slice(s, e));
+    expect(marked).toEqual(['Café', 'café']);
+  });
+
+  it('cuts long texts around the first match and keeps marks aligned after collapsing whitespace', () => {
+    const text = `${'filler '.repeat(100)}the\n\n\n  invoice   number is 42 ${'tail '.repeat(100)}`;
+    const result = snippet(text, parseQuery('invoice 42 '));
+    expect(result.text.startsWith('…')).toBe(true);
+    expect(result.text.endsWith('…')).toBe(true);
+    expect(result.marks.map(([s, e]) => result.text.slice(s, e))).toEqual(['invoice', '42']);
+  });
+});

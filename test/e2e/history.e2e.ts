@@ -1,0 +1,195 @@
+/**
+ * History in real browsers: search an old message and open it, rename and pin, cost per reply and
+ * per provider from usage records, export everything and import it into a fresh profile, and a
+ * real ChatGPT export.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProviderServer, type ProviderServer } from '../support/provider-server';
+import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/extension-browser';
+import { captureDownloads, downloaded } from './support/downloads';
+import { recordModelCall } from './support/usage';
+import { backToChat, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
+
+const CHATGPT_EXPORT = readFileSync(new URL('../fixtures/imports/chatgpt-conversations.json', import.meta.url), 'utf8');
+
+async function chat(sidebar: Sidebar, provider: ProviderServer, question: string, answer: string): Promise<void> {
+  provider.enqueue({ kind: 'openai-stream', chunks: [answer], usage: { prompt_tokens: 20, completion_tokens: 5 } });
+  await sendMessage(sidebar, question);
+  await waitForAnswer(sidebar);
+}
+
+async function newChat(sidebar: Sidebar): Promise<void> {
+  await sidebar.click('.top-bar nav button', 'New chat');
+  await sidebar.waitFor((win) => win.document.querySelectorAll('article.message').length === 0, null, 'an empty chat');
+}
+
+async function search(sidebar: Sidebar, query: string): Promise<Array<{ title: string; marks: string[] }>> {
+  await openView(sidebar, 'History');
+  await sidebar.fill('input.history-search', query);
+  const found = await sidebar.waitFor(
+    (win) => {
+      const hits = Array.from(win.document.querySelectorAll('.search-results .search-hit'));
+      if (hits.length === 0 && !win.document.querySelector('.history > p.muted')?.textContent?.includes('Nothing found')) return undefined;
+      return hits.map((hit) => ({ title: (hit.querySelector('.hit-title') as HTMLElement).innerText, marks: Array.from(hit.querySelectorAll('mark')).map((m) => m.textContent ?? '') }));
+    },
+    null,
+    `results for ${query}`,
+  );
+  return found ?? [];
+}
+
+/** Picks a file in the import field the way the file chooser does. */
+async function chooseImportFile(sidebar: Sidebar, name: string, text: string): Promise<void> {
+  await sidebar.eval((win, file) => {
+    const input = win.document.querySelector('.import-export input[type=file]') as HTMLInputElement;
+    const transfer = new win.DataTransfer();
+    transfer.items.add(new win.File([file.text], file.name, { type: 'application/json' }));
+    input.files = transfer.files;
+    input.dispatchEvent(new win.Event('change', { bubbles: true }));
+  }, { name, text });
+}
+
+function importSummary(sidebar: Sidebar, applied: boolean): Promise<string> {
+  return sidebar.waitFor(
+    (win, done) => {
+      const summary = win.document.querySelector<HTMLElement>(`[data-testid=import-summary][data-applied="${done}"]`);
+      return summary?.innerText;
+    },
+    applied,
+    applied ? 'the import to finish' : 'the import preview',
+  ).then((text) => text ?? '');
+}
+
+function historyTitles(sidebar: Sidebar): Promise<string[]> {
+  return sidebar.eval((win) => Array.from(win.document.querySelectorAll<HTMLElement>('.history-group li .conversation-title')).map((b) => b.childNodes[0]?.textContent ?? ''), null);
+}
+
+for (const browserName of browsersUnderTest()) {
+  describe(`history in ${browserName}`, () => {
+    let provider: ProviderServer;
+    let jawad: JawadBrowser;
+    let fresh: JawadBrowser | undefined;
+
+    beforeAll(async () => {
+      provider = await startProviderServer();
+      jawad = await launchReadyToChat(browserName, provider.url);
+    });
+    afterAll(async () => {
+      await jawad?.close();
+      await fresh?.close();
+      await provider?.close();
+    });
+
+    it('finds an old message with its words highlighted and opens the conversation at it', async () => {
+      const { sidebar } = jawad;
+      await chat(sidebar, provider, 'Where did I leave the blue kettle?', 'In the attic, behind the boxes.');
+      await newChat(sidebar);
+      await chat(sidebar, provider, 'Plan a picnic', 'Bring sandwiches.');
+      await newChat(sidebar);
+      await chat(sidebar, provider, 'What is a teapot?', 'A pot for tea.');
+
+      const hits = await search(sidebar, 'blue kett');
+      expect(hits).toEqual([{ title: 'Where did I leave the blue kettle?', marks: ['blue', 'kettle'] }]);
+      expect(await search(sidebar, 'nothing-like-this')).toEqual([]);
+
+      await search(sidebar, 'attic');
+      await sidebar.click('.search-results .search-hit');
+      const opened = await sidebar.waitFor(
+        (win) => win.document.querySelector<HTMLElement>('article.message.focused .markdown')?.innerText,
+        null,
+        'the conversation open at the hit',
+      );
+      expect(opened).toBe('In the attic, behind the boxes.');
+    });
+
+    it('renames and pins a conversation, which then leads the list', async () => {
+      const { sidebar } = jawad;
+      await openView(sidebar, 'History');
+      await sidebar.fill('input.history-search', '');
+      await sidebar.click('.history-group li button[aria-label^="Rename “Plan a picnic"]');
+      await sidebar.fill('form.rename input', 'Picnic on Saturday');
+      await sidebar.click('form.rename button[type=submit]');
+      await sidebar.waitFor((win) => win.document.querySelector('.history')?.textContent?.includes('Picnic on Saturday'), null, 'the new title');
+      await sidebar.click('.history-group li button[aria-label="Pin “Picnic on Saturday”"]');
+      const firstGroup = await sidebar.waitFor(
+        (win) => {
+          const group = win.document.querySelector('.history-group');
+          return group?.querySelector('h3')?.textContent === 'Pinned' && group.querySelector('li .conversation-title')?.childNodes[0]?.textContent;
+        },
+        null,
+        'the pinned group',
+      );
+      expect(firstGroup).toBe('Picnic on Saturday');
+    });
+
+    it('shows tokens and cost per reply and per provider from the usage records', async () => {
+      const { sidebar } = jawad;
+      // The router writes usage records (issue 11); here they are written as it would.
+      const ids = await recordModelCall(sidebar, { content: 'A pot for tea.' }, { link: 'llm-0000cccc', kind: 'chat', provider: 'openai', model: 'gpt-4o-2024-08-06', inputTokens: 200_000, cachedInputTokens: 100_000, outputTokens: 10_000 });
+      await openView(sidebar, 'History');
+      await sidebar.click(`.history-group li[data-conversation-id="${ids.conversationId}"] .conversation-title`);
+      // 100k uncached × $2.50 + 100k cached × $1.25 + 10k out × $10, per million: $0.475.
+      const cost = await sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('[data-testid=reply-cost]')?.innerText, null, 'the reply cost');
+      expect(cost).toBe('200.0k in (100.0k cached) · 10.0k out tokens · $0.475');
+      await openView(sidebar, 'History');
+      const row = await sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('.costs tr[data-provider=openai]')?.innerText, null, 'the provider row');
+      expect(row).toContain('$0.475');
+    });
+
+    it('exports everything and imports it into a fresh profile, once however often it is imported', async () => {
+      await captureDownloads(jawad.sidebar);
+      await openView(jawad.sidebar, 'History');
+      await jawad.sidebar.click('.import-export button', 'Export everything');
+      const archive = await downloaded(jawad.sidebar, /^jawad-archive-.*\.json$/);
+      expect(JSON.parse(archive)).toMatchObject({ format: 'jawad-archive', version: 1 });
+      expect(archive).not.toContain('apiKey');
+      // The sidebar asked for persistent storage: Firefox grants it to an extension with
+      // unlimitedStorage; Chromium says no (its docs: unlimitedStorage alone exempts from eviction).
+      const persisted = await jawad.sidebar.eval((win) => win.document.querySelector<HTMLElement>('.storage-status')?.dataset.persisted, null);
+      expect(persisted).toBe(browserName === 'firefox' ? 'true' : 'false');
+
+      fresh = await launchReadyToChat(browserName, provider.url);
+      const { sidebar } = fresh;
+      await openView(sidebar, 'History');
+      await chooseImportFile(sidebar, 'archive.json', archive);
+      const preview = await importSummary(sidebar, false);
+      expect(preview).toContain('Jawad archive');
+      expect(preview).toContain('conversations: 3 to add');
+      expect(preview).toContain('messages: 6 to add');
+      expect(preview).toContain('usage records: 1 to add');
+      expect(await historyTitles(sidebar)).toEqual([]);
+      await sidebar.click('.import-summary button', 'Import');
+      expect(await importSummary(sidebar, true)).toContain('conversations: 3 added');
+      await sidebar.waitFor((win) => win.document.querySelectorAll('.history-group li').length === 3, null, 'three conversations');
+      expect(await historyTitles(sidebar)).toEqual(['Picnic on Saturday', 'What is a teapot?', 'Where did I leave the blue kettle?']);
+      expect(await search(sidebar, 'kettle')).toEqual([{ title: 'Where did I leave the blue kettle?', marks: ['kettle'] }]);
+
+      await sidebar.fill('input.history-search', '');
+      await chooseImportFile(sidebar, 'archive.json', archive);
+      expect(await importSummary(sidebar, false)).toContain('everything in it is already here');
+    });
+
+    it('imports a real ChatGPT export', async () => {
+      const { sidebar } = fresh!;
+      await sidebar.click('.import-summary button', 'Cancel');
+      await chooseImportFile(sidebar, 'conversations.json', CHATGPT_EXPORT);
+      expect(await importSummary(sidebar, false)).toContain('ChatGPT export');
+      await sidebar.click('.import-summary button', 'Import');
+      await importSummary(sidebar, true);
+      await sidebar.click('.history-group li .conversation-title', 'How photosynthesis works');
+      await backToChat(sidebar);
+      await markAnswersSeen(sidebar);
+      const texts = await sidebar.waitFor(
+        (win) => {
+          const all = Array.from(win.document.querySelectorAll<HTMLElement>('article.message .markdown, article.message .user-text')).map((e) => e.innerText);
+          return all.length === 10 ? all : undefined;
+        },
+        null,
+        'the imported conversation',
+      ) ?? [];
+      expect(texts[0]).toBe('Can you explain how photosynthesis works in simple terms?');
+      expect(texts[8]).toBe('What about forests?');
+    });
+  });
+}
