@@ -15,6 +15,7 @@ import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';
 import type { ToolRegistry } from './tools/registry';
 import type { VoiceService } from './voice/voice-service';
+import type { WorkflowHandlers } from './workflow/handlers';
 
 export interface HandlerContext {
   /** Answers the sidebar that sent the request. */
@@ -39,9 +40,11 @@ export interface HandlerDeps {
   steps: StepStore;
   harbor: HarborStore;
   broker: PermissionBroker;
+  /** Research mode's handlers (workflow/handlers.ts). */
+  workflows: WorkflowHandlers;
 }
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker }: HandlerDeps): HandlerTable {
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, workflows }: HandlerDeps): HandlerTable {
   const sendConversations = async (requestId: string, send: (event: BackgroundEvent) => void) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
   };
@@ -129,5 +132,6 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
     },
 
     PING: () => undefined,
+    ...workflows,
   };
 }

@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser from 'webextension-polyfill';
-import { JawadError } from '../protocol';
+import { JawadError, type BackgroundEvent } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -22,6 +22,10 @@ import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
 import { createToolRegistry } from './tools';
 import { VoiceService } from './voice/voice-service';
+import { WorkflowStore } from '../db/workflows';
+import { browserTabs } from './workflow/browser-tabs';
+import { createWorkflowHandlers } from './workflow/handlers';
+import { WorkflowRunner } from './workflow/runner';
 import { transcribe } from './voice/whisper';
 
 const db = database();
@@ -36,10 +40,30 @@ const harbor = new HarborStore(db, {
 const broker = new PermissionBroker();
 const tools = createToolRegistry();
 
+const agentDeps = {
+  stream: streamChat,
+  tools,
+  harbor,
+  steps,
+  broker,
+  describe: describePageTarget,
+  toolModes: { get: (model: string) => settings.toolMode(model), remember: (model: string, mode: 'native' | 'xml') => settings.rememberToolMode(model, mode) },
+  emit: (event: BackgroundEvent) => ports.broadcast(event),
+};
+const workflows = new WorkflowRunner({
+  store: new WorkflowStore(db),
+  conversations,
+  settings: () => settings.load(),
+  agent: agentDeps,
+  tabs: browserTabs,
+  emit: (event) => ports.broadcast(event),
+});
+
 const ready = (async () => {
   await conversations.markInterrupted();
   await steps.markInterrupted();
   await allowProviderOrigin((await settings.load())?.baseUrl);
+  await workflows.resume();
 })();
 
 const chat: ChatService = new ChatService({
@@ -48,12 +72,7 @@ const chat: ChatService = new ChatService({
   readPage: readActivePage,
   stream: streamChat,
   agent: new AgentRunner({
-    stream: streamChat,
-    tools,
-    harbor,
-    steps,
-    broker,
-    describe: describePageTarget,
+    ...agentDeps,
     tabs: {
       async active(windowId) {
         const tab = await queryActiveTab(windowId);
@@ -62,13 +81,11 @@ const chat: ChatService = new ChatService({
       },
       url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
     },
-    toolModes: { get: (model) => settings.toolMode(model), remember: (model, mode) => settings.rememberToolMode(model, mode) },
-    emit: (event) => ports.broadcast(event),
   }),
   emit: (event) => ports.broadcast(event),
 });
 const ports = new SidebarPorts(
-  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker }),
+  createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice: new VoiceService(settings, transcribe), tools, steps, harbor, broker, workflows: createWorkflowHandlers(workflows) }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
   ready,
 );
@@ -76,6 +93,7 @@ const ports = new SidebarPorts(
 installBrowserHooks();
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
+browser.tabs.onRemoved.addListener((tabId) => workflows.tabRemoved(tabId));
 
 browser.runtime.onInstalled.addListener((details) => {
   if (details.reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });

@@ -1,5 +1,16 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
+import type { AgentStep, Conversation, Grant, HarborOptions, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings, WorkflowPlan } from '../protocol';
+
+/** One line of a workflow's journal. */
+export interface JournalEntry {
+  seq?: number;
+  workflowId: string;
+  at: number;
+  /** What happened ("planned", "approved", "step-start", "step-end", "resumed", …). */
+  kind: string;
+  stepId?: string;
+  detail?: string;
+}
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -36,6 +47,10 @@ export class JawadDatabase extends Dexie {
   grants!: EntityTable<Grant, 'id'>;
   /** One row per model call: what the cost meter and the trace view read. */
   usage!: EntityTable<UsageRecord, 'requestId'>;
+  /** Research workflows: the whole plan (steps, evidence, tabs), rewritten on every change. */
+  workflows!: EntityTable<WorkflowPlan, 'id'>;
+  /** What happened to each workflow, in order: what a restart resumes from and what a reader audits. */
+  workflowJournal!: EntityTable<JournalEntry, 'seq'>;
 
   constructor(name = 'jawad') {
     super(name);
@@ -50,6 +65,11 @@ export class JawadDatabase extends Dexie {
     });
     this.version(3).stores({
       usage: 'requestId, createdAt, conversationId, messageId, [provider+model]',
+    });
+    // Research mode (issue 12): the plans with their steps and evidence, and the journal of every change.
+    this.version(6).stores({
+      workflows: 'id, status, updatedAt',
+      workflowJournal: '++seq, workflowId',
     });
   }
 }

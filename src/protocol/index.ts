@@ -5,3 +5,4 @@ export * from './parse';
 export * from './request-id';
 export * from './settings';
 export * from './usage';
+export * from './workflow';

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ErrorPayload } from './errors';
 import { REQUEST_ID_PATTERN } from './request-id';
+import { MAX_WORKFLOW_STEPS, PlanEdit, WorkflowPlan } from './workflow';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
 const RequestId = z.string().check(z.regex(REQUEST_ID_PATTERN, 'requestId must be a request-id chain like user-1a2b3c4d'));
@@ -112,6 +113,22 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('SAVE_HARBOR_OPTIONS', HarborOptions),
   /** Keeps Chrome's service worker awake while the sidebar waits on a stream. */
   message('PING', Empty),
+  /** Research mode: the model plans a workflow for this intent; the plan comes back as WORKFLOW_UPDATE (proposed). */
+  message('START_WORKFLOW', z.object({
+    intent: z.string().check(z.trim(), z.minLength(1, 'Say what to research first'), z.maxLength(4_000)),
+    windowId: WindowId,
+  })),
+  /** The user's approval of a proposed plan, as edited (reordered, sites changed, steps removed). */
+  message('APPROVE_WORKFLOW', z.object({
+    workflowId: Id,
+    steps: z.array(PlanEdit).check(z.minLength(1, 'Keep at least one step'), z.maxLength(MAX_WORKFLOW_STEPS)),
+    keepTabs: z._default(z.boolean(), false),
+  })),
+  /** After a restart, a step that may have changed something runs again only on this (or is skipped). */
+  message('CONFIRM_WORKFLOW_STEP', z.object({ workflowId: Id, stepId: Id, run: z.boolean() })),
+  message('CANCEL_WORKFLOW', z.object({ workflowId: Id })),
+  /** The workflows not yet finished, and the last finished one: one WORKFLOW_UPDATE each. */
+  message('GET_WORKFLOWS', Empty),
 ]);
 export type SidebarRequest = z.infer<typeof SidebarRequest>;
 export type SidebarRequestType = SidebarRequest['type'];
@@ -198,6 +215,8 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('VOICE_RESULT', z.object({ transcript: z.string(), isFinal: z.boolean() })),
   message('VOICE_END', Empty),
   message('VOICE_ERROR', VoiceErrorPayload),
+  /** The whole plan, on every change of it. */
+  message('WORKFLOW_UPDATE', WorkflowPlan),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;

@@ -16,6 +16,7 @@ import {
   type TestResultPayload,
   type ToolListing,
   type ToolResult,
+  type WorkflowPlan,
 } from '../protocol';
 
 export interface ChatState {
@@ -39,6 +40,8 @@ export interface ChatState {
   waitingElsewhere: AgentStep[];
   /** Harbor's grants and options, once the settings view has asked for them. */
   harbor: { grants: Grant[]; options: HarborOptions } | undefined;
+  /** The research workflow on screen: the newest one the background told of. */
+  workflow: WorkflowPlan | undefined;
 }
 
 export const initialState: ChatState = {
@@ -54,6 +57,7 @@ export const initialState: ChatState = {
   steps: [],
   waitingElsewhere: [],
   harbor: undefined,
+  workflow: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -138,7 +142,16 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return applyStep(state, event.payload.step, isOwn(event.requestId, ownRequests));
     case 'GRANTS':
       return { ...state, harbor: event.payload };
+    case 'WORKFLOW_UPDATE':
+      return { ...state, workflow: showWorkflow(state.workflow, event.payload) };
   }
+}
+
+/** The same workflow's newer version, or a newer workflow, replaces the one on screen. */
+export function showWorkflow(shown: WorkflowPlan | undefined, incoming: WorkflowPlan): WorkflowPlan {
+  if (!shown) return incoming;
+  if (shown.id === incoming.id) return incoming.updatedAt >= shown.updatedAt ? incoming : shown;
+  return incoming.createdAt >= shown.createdAt ? incoming : shown;
 }
 
 /**

@@ -10,6 +10,7 @@ import { VoiceService } from '../../src/background/voice/voice-service';
 import { PermissionBroker } from '../../src/background/gate/permission-broker';
 import { HarborStore } from '../../src/db/harbor-store';
 import { StepStore } from '../../src/db/steps';
+import { createWorkflowHandlers } from '../../src/background/workflow/handlers';
 
 const REQ = 'user-00000abc';
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-secret-key-1234', timeoutSeconds: 60 };
@@ -53,7 +54,7 @@ beforeEach(() => {
   harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
   steps = new StepStore(db);
   broker = new PermissionBroker();
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker });
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, workflows: createWorkflowHandlers({ start: vi.fn(), approve: vi.fn(), confirmStep: vi.fn(), cancel: vi.fn(), shown: async () => [] }) });
 });
 afterEach(async () => {
   await db.delete();

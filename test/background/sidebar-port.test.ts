@@ -18,7 +18,7 @@ function spyTable(): SpyTable {
     'CHAT_MESSAGE', 'SUMMARIZE_PAGE', 'STOP_GENERATION', 'RETRY_MESSAGE', 'LIST_CONVERSATIONS', 'OPEN_CONVERSATION',
     'DELETE_CONVERSATION', 'CLEAR_HISTORY', 'GET_SETTINGS', 'SAVE_SETTINGS', 'TEST_CONNECTION', 'GET_VOICE_SETTINGS',
     'SAVE_VOICE_SETTINGS', 'START_VOICE', 'STOP_VOICE', 'GET_TOOLS', 'EXECUTE_TOOL', 'PERMISSION_RESPONSE', 'GET_GRANTS',
-    'REVOKE_GRANT', 'SAVE_HARBOR_OPTIONS', 'PING',
+    'REVOKE_GRANT', 'SAVE_HARBOR_OPTIONS', 'PING', 'START_WORKFLOW', 'APPROVE_WORKFLOW', 'CONFIRM_WORKFLOW_STEP', 'CANCEL_WORKFLOW', 'GET_WORKFLOWS',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -121,6 +121,11 @@ describe('SidebarPorts.dispatch', () => {
       REVOKE_GRANT: { grantId: 'g1' },
       SAVE_HARBOR_OPTIONS: { submitAlwaysAsks: true },
       PING: {},
+      START_WORKFLOW: { intent: 'compare' },
+      APPROVE_WORKFLOW: { workflowId: 'w1', steps: [{ id: 's1', task: 'read', site: 'https://example.com/', permissions: ['read'] }] },
+      CONFIRM_WORKFLOW_STEP: { workflowId: 'w1', stepId: 's1', run: true },
+      CANCEL_WORKFLOW: { workflowId: 'w1' },
+      GET_WORKFLOWS: {},
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

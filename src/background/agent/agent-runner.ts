@@ -9,6 +9,7 @@ import type { RouterRequest } from '../llm/router';
 import type { LlmConfig, LlmMessage, StreamEvent, ToolCall, ToolDefinition } from '../llm/types';
 import { StepGate, type GateDeps, type GatedTask } from '../gate/step-gate';
 import { USER } from '../gate/permission-broker';
+import type { ApprovedSite } from '../gate/guard';
 import { progressReport } from './report';
 
 export type { TaskTab } from '../gate/step-gate';
@@ -37,6 +38,8 @@ export interface AgentTask {
   windowId?: number;
   signal: AbortSignal;
   onText: (text: string) => void;
+  /** A research step's approved plan: its sites and levels are the task's scope. */
+  approved?: readonly ApprovedSite[];
 }
 
 export interface AgentOutcome {
