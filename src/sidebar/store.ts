@@ -1,10 +1,10 @@
 import { computed, signal } from '@preact/signals';
-import type { Decision, HarborOptions, ProviderSettings, VoiceSettings } from '../protocol';
+import type { Decision, HarborOptions, PlanEdit, ProviderSettings, VoiceSettings } from '../protocol';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
-export type View = 'chat' | 'history' | 'settings' | 'tools';
+export type View = 'chat' | 'history' | 'settings' | 'tools' | 'research';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
@@ -22,6 +22,8 @@ export const toolRunning = signal(false);
 export const streaming = computed(() => isStreaming(state.value));
 /** An answer streams, an agent step runs, or a prompt waits on the user: keep the background up. */
 export const waiting = computed(() => isWaiting(state.value));
+/** A workflow is being planned or run: the background works for the user (and must stay up where it can). */
+export const workflowBusy = computed(() => ['planning', 'running'].includes(state.value.workflow?.status ?? ''));
 export const pendingPrompt = computed(() => pendingPrompts(state.value));
 /** The step whose PERMISSION_RESPONSE is on its way, so a second click cannot answer it twice. */
 export const answeringStep = signal<string | undefined>(undefined);
@@ -42,7 +44,7 @@ let windowId: number | undefined;
 const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
-  mustStayConnected: () => waiting.value,
+  mustStayConnected: () => waiting.value || workflowBusy.value,
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') {
@@ -57,7 +59,8 @@ const client = new PortClient({
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
     else sessionStorage.removeItem(CONVERSATION_KEY);
     forgetAnsweredPrompts();
-    client.setKeepalive(waiting.value);
+    if (event.type === 'WORKFLOW_UPDATE') followWorkflow();
+    client.setKeepalive(waiting.value || workflowBusy.value);
   },
   onInvalidEvent: (error) => console.error('Jawad: invalid message from the background', error),
 });
@@ -80,6 +83,7 @@ function resync(): void {
   send({ type: 'GET_SETTINGS', payload: {} });
   send({ type: 'GET_VOICE_SETTINGS', payload: {} });
   send({ type: 'LIST_CONVERSATIONS', payload: {} });
+  send({ type: 'GET_WORKFLOWS', payload: {} });
   const open = state.value.conversation?.id ?? sessionStorage.getItem(CONVERSATION_KEY);
   if (open) send({ type: 'OPEN_CONVERSATION', payload: { conversationId: open } });
 }
@@ -213,4 +217,43 @@ export function saveHarborOptions(options: HarborOptions): void {
 
 export function dismissBanner(): void {
   if (state.value.banner) state.value = { ...state.value, banner: undefined };
+}
+
+/**
+ * The running workflow's steps and prompts live in its conversation: the research view opens it,
+ * so a step that asks shows its prompt there.
+ */
+function followWorkflow(): void {
+  const workflow = state.value.workflow;
+  const conversationId = workflow?.conversationId;
+  if (workflow?.status === 'done' && conversationId && reported !== workflow.id) {
+    // The report was saved to history: the list and the open conversation show it.
+    reported = workflow.id;
+    send({ type: 'LIST_CONVERSATIONS', payload: {} });
+    if (state.value.conversation?.id === conversationId) send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
+    return;
+  }
+  if (view.value !== 'research' || !conversationId || state.value.conversation?.id === conversationId) return;
+  if (followed === conversationId) return;
+  followed = conversationId;
+  send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
+}
+let followed: string | undefined;
+let reported: string | undefined;
+
+export function startWorkflow(intent: string): void {
+  send({ type: 'START_WORKFLOW', payload: { intent, ...(windowId === undefined ? {} : { windowId }) } });
+}
+
+export function approveWorkflow(workflowId: string, steps: PlanEdit[], keepTabs: boolean): void {
+  followed = undefined;
+  send({ type: 'APPROVE_WORKFLOW', payload: { workflowId, steps, keepTabs } });
+}
+
+export function cancelWorkflow(workflowId: string): void {
+  send({ type: 'CANCEL_WORKFLOW', payload: { workflowId } });
+}
+
+export function confirmWorkflowStep(workflowId: string, stepId: string, run: boolean): void {
+  send({ type: 'CONFIRM_WORKFLOW_STEP', payload: { workflowId, stepId, run } });
 }

@@ -6,7 +6,8 @@ import { lazyView } from './lazy';
 const SettingsView = lazyView(() => import('./SettingsView').then((m) => m.SettingsView));
 const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.HistoryView));
 const ToolsView = lazyView(() => import('./ToolsView').then((m) => m.ToolsView));
-const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, chat: ChatView } as const;
+const ResearchView = lazyView(() => import('./ResearchView').then((m) => m.ResearchView));
+const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, research: ResearchView, chat: ChatView } as const;
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
@@ -43,6 +44,7 @@ export function App() {
           <button type="button" onClick={newConversation}>
             New chat
           </button>
+          <NavButton target="research" label="Research" />
           <NavButton target="history" label="History" />
           <NavButton target="tools" label="Tools" />
           <NavButton target="settings" label="Settings" />
