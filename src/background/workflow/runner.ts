@@ -50,6 +50,8 @@ interface Live {
   steps: Map<string, AbortController>;
   /** Journal writes, in order. */
   saving: Promise<void>;
+  /** Tab grouping, in order: steps opening tabs side by side must join one group, not make two. */
+  grouping: Promise<unknown>;
   driving: boolean;
 }
 
@@ -163,7 +165,7 @@ export class WorkflowRunner {
   // ---- The work -----------------------------------------------------------------------------
 
   private adopt(plan: WorkflowPlan): Live {
-    const live: Live = { plan, controller: new AbortController(), steps: new Map(), saving: Promise.resolve(), driving: false };
+    const live: Live = { plan, controller: new AbortController(), steps: new Map(), saving: Promise.resolve(), grouping: Promise.resolve(), driving: false };
     this.live.set(plan.id, live);
     return live;
   }
@@ -284,19 +286,25 @@ export class WorkflowRunner {
     const stale = plan.tabs.filter((tab) => tab.stepId === step.id).map((tab) => tab.id);
     if (stale.length) await this.deps.tabs.close(stale).catch(() => undefined);
     const tabId = await this.deps.tabs.open(step.site, windowId);
-    const title = `Task(${plan.id.slice(0, 6)})`;
-    const groupId = await this.deps.tabs.group([tabId], windowId, title, plan.groupId).catch(() =>
-      // The group went away (the user closed its last tab): start a new one.
-      this.deps.tabs.group([tabId], windowId, title).catch(() => undefined),
-    );
+    await this.joinGroup(live, tabId, windowId);
     await this.commit(live, (current) => {
       current.tabs = [...current.tabs.filter((tab) => !stale.includes(tab.id)), { id: tabId, url: step.site, stepId: step.id }];
-      if (groupId !== undefined) {
-        current.groupId = groupId;
-        current.group = title;
-      }
     }, { kind: 'tab-opened', stepId: step.id, detail: String(tabId) });
     return tabId;
+  }
+
+  private joinGroup(live: Live, tabId: number, windowId: number): Promise<unknown> {
+    const title = `Task(${live.plan.id.slice(0, 6)})`;
+    live.grouping = live.grouping.then(async () => {
+      const groupId = await this.deps.tabs.group([tabId], windowId, title, live.plan.groupId).catch(() =>
+        // The group went away (the user closed its last tab): start a new one.
+        this.deps.tabs.group([tabId], windowId, title).catch(() => undefined),
+      );
+      if (groupId === undefined) return;
+      live.plan.groupId = groupId;
+      live.plan.group = title;
+    });
+    return live.grouping;
   }
 
   /** Runs the step as an agent task in its tab; every tool call goes through the gate, scoped to the approved plan. */
