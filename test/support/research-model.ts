@@ -7,7 +7,7 @@
  * words as its quote (or FAILED when the page has none), as a real model following the format would.
  */
 import type { Reply, RecordedRequest, Responder } from './provider-server';
-import { chatMessages, isChatCompletion, lastUserMessage, offersTools, textReply, toolCallReply, toolResults } from './scripted-model';
+import { callsThisTask, chatMessages, isChatCompletion, lastUserMessage, offersTools, textReply, toolCallReply, toolResults, type PlannedCall } from './scripted-model';
 
 export interface PlannedStepJson {
   task: string;
@@ -24,6 +24,8 @@ export interface ResearchScript {
   stallOn?: string;
   /** Steps wait this long before each worker reply (to have time to act mid-workflow). */
   workerDelayMs?: number;
+  /** Tool calls a worker makes first, by a part of its page's URL (then it reads and answers). */
+  actions?: Record<string, PlannedCall[]>;
 }
 
 /** Whether this request is a step worker's turn on a page whose URL contains `part`. */
@@ -61,8 +63,11 @@ export function researchModel(script: ResearchScript): Responder {
     if (!offersTools(request)) return undefined;
     const page = lastUserMessage(request);
     if (script.stallOn && isWorkerOn(request, script.stallOn)) return { kind: 'stall' };
-    const read = toolResults(request).find((result) => result.tool === 'read_page');
     const delay = script.workerDelayMs ? { delayMs: script.workerDelayMs } : {};
+    const actions = Object.entries(script.actions ?? {}).find(([part]) => page.includes(part))?.[1] ?? [];
+    const next = actions[callsThisTask(request).length];
+    if (next) return { ...toolCallReply(next), ...delay };
+    const read = toolResults(request).find((result) => result.tool === 'read_page');
     if (!read) return { ...toolCallReply({ tool: 'read_page' }), ...delay };
     return { ...textReply(workerAnswer(read.content)), ...delay };
   };
