@@ -9,11 +9,17 @@ const BROWSERS = ['chromium', 'firefox'] as const satisfies readonly BrowserName
 const DEFAULT_TIMEOUT_SECONDS = 120;
 
 export const USAGE = `Usage: jawad run [options] "task"
+       jawad research [options] [--approve-plan] "intent"
 
-Runs one agent task with Jawad in a real browser and prints the action log as JSON lines.
+run: one agent task with Jawad in a real browser; prints the action log as JSON lines.
+research: plans a workflow across sites for the intent and prints the plan (and every change of it)
+as {"type":"workflow",...} lines; with --approve-plan it approves the plan as proposed, runs it in
+tabs of its own, prints each finished step, and ends with {"type":"report",...}: the report and its
+sources. Without --approve-plan it stops after printing the plan (exit 1: no report).
 
 Options:
-  --url PAGE             the page to open and act on (required)
+  --url PAGE             run: the page to open and act on (required)
+  --approve-plan         research: approve the proposed plan as it is
   --browser NAME         chromium (default) or firefox
   --provider ID          ${PROVIDER_IDS.join(', ')} (default: openai)
   --llm-url URL          the provider's base URL, e.g. http://localhost:11434/v1 (default: the provider's)
@@ -39,7 +45,12 @@ export interface RunOptions {
   task: string;
 }
 
-export type Command = { kind: 'help' } | { kind: 'run'; options: RunOptions };
+export interface ResearchOptions extends Omit<RunOptions, 'url' | 'task'> {
+  intent: string;
+  approvePlan: boolean;
+}
+
+export type Command = { kind: 'help' } | { kind: 'run'; options: RunOptions } | { kind: 'research'; options: ResearchOptions };
 
 /** A mistake on the command line: the message says what is wrong, the caller adds the usage. */
 export class UsageError extends Error {
@@ -56,6 +67,7 @@ const OPTIONS = {
   approve: { type: 'string', default: 'deny' },
   timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_SECONDS) },
   headed: { type: 'boolean', default: false },
+  'approve-plan': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -64,9 +76,10 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Comma
   const { values, positionals } = parseStrictly(argv);
   if (values.help) return { kind: 'help' };
   const [command, ...words] = positionals;
-  if (command === undefined) throw new UsageError('Say what to do: jawad run …');
-  if (command !== 'run') throw new UsageError(`Unknown command "${command}"; the only one is "run".`);
+  if (command === undefined) throw new UsageError('Say what to do: jawad run … or jawad research …');
+  if (command !== 'run' && command !== 'research') throw new UsageError(`Unknown command "${command}"; the commands are "run" and "research".`);
   const task = words.join(' ').trim();
+  if (command === 'research') return { kind: 'research', options: researchOptions(values, env, task) };
   if (!task) throw new UsageError('Give the task as the last argument, in quotes: jawad run --url PAGE "click Save"');
   return {
     kind: 'run',
@@ -79,6 +92,20 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Comma
       headed: values.headed,
       task,
     },
+  };
+}
+
+function researchOptions(values: ReturnType<typeof parseStrictly>['values'], env: NodeJS.ProcessEnv, intent: string): ResearchOptions {
+  if (!intent) throw new UsageError('Give the intent as the last argument, in quotes: jawad research "compare the price of X on these sites: …"');
+  if (values.url !== undefined) throw new UsageError('--url is for jawad run; name the sites in the intent instead.');
+  return {
+    browser: oneOf('--browser', values.browser, BROWSERS),
+    settings: providerSettings(values, env),
+    approve: oneOf('--approve', values.approve, APPROVALS),
+    timeoutMs: timeoutMs(values.timeout),
+    headed: values.headed,
+    approvePlan: values['approve-plan'],
+    intent,
   };
 }
 

@@ -1,6 +1,8 @@
 /** The `jawad` command: parses the command line and runs it; the exit code says how it went. */
 import { parseCommand, USAGE, UsageError } from './args';
-import { EXIT_USAGE, runCommand, type Output } from './run';
+import { EXIT_USAGE, runCommand, withJawad, type Output } from './run';
+import { saveProviderSettings } from './agent-task';
+import { runResearch } from './research';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Output): Promise<number> {
   let command;
@@ -15,7 +17,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Outpu
     output.line(USAGE);
     return 0;
   }
-  return runCommand(command.options, output);
+  if (command.kind === 'run') return runCommand(command.options, output);
+  const options = command.options;
+  return withJawad(options, output, async (jawad) => {
+    await saveProviderSettings(jawad.host, options.settings);
+    output.progress(`Planning with ${options.settings.model} at ${options.settings.baseUrl}: ${options.intent}`);
+    return runResearch(jawad.host, options, output);
+  });
 }
 
 const standardOutput: Output = {
