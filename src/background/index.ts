@@ -2,7 +2,7 @@
  * Background entry (Chrome service worker / Firefox event page). Listeners are registered
  * synchronously at the top level so the browser can wake this context for them.
  */
-import browser from 'webextension-polyfill';
+import browser, { type Runtime } from 'webextension-polyfill';
 import { JawadError, type BackgroundEvent } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
@@ -26,6 +26,7 @@ import { WorkflowStore } from '../db/workflows';
 import { browserTabs } from './workflow/browser-tabs';
 import { createWorkflowHandlers } from './workflow/handlers';
 import { WorkflowRunner } from './workflow/runner';
+import { MaskController } from './workflow/mask';
 import { transcribe } from './voice/whisper';
 
 const db = database();
@@ -50,7 +51,9 @@ const agentDeps = {
   toolModes: { get: (model: string) => settings.toolMode(model), remember: (model: string, mode: 'native' | 'xml') => settings.rememberToolMode(model, mode) },
   emit: (event: BackgroundEvent) => ports.broadcast(event),
 };
+const mask = new MaskController();
 const workflows = new WorkflowRunner({
+  mask,
   store: new WorkflowStore(db),
   conversations,
   settings: () => settings.load(),
@@ -94,6 +97,12 @@ installBrowserHooks();
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
 browser.tabs.onRemoved.addListener((tabId) => workflows.tabRemoved(tabId));
+mask.listen();
+browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
+  // The mask's Stop button, in a tab a research step drives.
+  if ((message as { type?: unknown } | null)?.type === 'MASK_STOP' && sender.tab?.id !== undefined) void workflows.stopFromTab(sender.tab.id);
+  return undefined;
+});
 
 browser.runtime.onInstalled.addListener((details) => {
   if (details.reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });

@@ -8,7 +8,8 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { isWorkerOn, planJson, researchModel } from '../support/research-model';
 import { browsersUnderTest } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
-import { approvePlan, openTabUrls, planChanges, planSites, removePlanStep, shownReport, startResearch, tabGroups, waitForWorkflow, workflowSteps } from './support/research-flows';
+import { decide, waitForPrompt } from './support/agent-flows';
+import { activateTab, inTab, maskState, reloadTab, tabIdOf, tabText, workflowTabIds, approvePlan, openTabUrls, planChanges, planSites, removePlanStep, shownReport, startResearch, tabGroups, waitForWorkflow, workflowSteps } from './support/research-flows';
 
 const INTENT = 'Compare the price of the Trail jacket at Alpine, Boreal and Cirrus';
 
@@ -155,6 +156,55 @@ for (const browserName of browsersUnderTest()) {
       const changes = await planChanges(jawad.sidebar);
       expect(changes).toMatch(/Step “Price at the discontinued shop” failed \(the page shows no price for the jacket\.\)\. Re-planned: “Price at Alpine instead”/);
       expect((await shownReport(jawad.sidebar)).text).toContain('149.00 €');
+    });
+
+    it('masks the tab a step drives only while the user looks at it, brings the mask back after a reload, and the agent’s clicks still land', async () => {
+      const { jawad, fixtures, provider } = suite;
+      const counter = `${fixtures.url}/research/counter.html`;
+      const mine = `${fixtures.url}/article.html`;
+      await jawad.openTab(mine);
+      provider.setResponder(researchModel({
+        plans: [planJson([{ task: 'Add the Trail jacket to the wishlist', site: counter, permissions: ['read', 'interact'] }])],
+        actions: { 'counter.html': [{ tool: 'click', args: { selector: '#wish' } }, { tool: 'click', args: { selector: '#wish' } }] },
+      }));
+      await startResearch(jawad.sidebar, 'Put the Trail jacket on my wishlist');
+      await waitForWorkflow(jawad.sidebar, 'proposed');
+      await jawad.sidebar.click('.keep-tabs input');
+      await approvePlan(jawad.sidebar);
+      const first = await waitForPrompt(jawad.sidebar);
+      const [tabId] = await workflowTabIds(jawad.sidebar);
+      const myTab = await tabIdOf(jawad, mine);
+
+      // Opened in the background: the user is not looking at it, so no mask.
+      expect(await maskState(jawad, tabId!)).not.toBe('visible');
+      await activateTab(jawad, tabId!);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
+      // The user's own click lands on the mask, not on the page.
+      const page = (await jawad.browser.pages()).find((candidate) => candidate.url() === counter);
+      expect(page).toBeDefined();
+      await page!.click('#wish');
+      expect(await tabText(jawad, tabId!, '#wishes')).toBe('Wishlist: 0');
+      await activateTab(jawad, myTab);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('hidden'), { timeout: 10_000, interval: 50 });
+      await activateTab(jawad, tabId!);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
+      await inTab(jawad, tabId!, 'window.beforeReload = true');
+      await reloadTab(jawad, tabId!);
+      await vi.waitFor(async () => expect(await inTab(jawad, tabId!, 'window.beforeReload === undefined && document.readyState === "complete"')).toBe(true), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
+
+      // The page the first click was judged on is gone (reloaded): deny it; the agent's next click, allowed, goes through the mask.
+      await decide(jawad.sidebar, 'deny');
+      await waitForPrompt(jawad.sidebar, first.stepId);
+      expect(await maskState(jawad, tabId!)).toBe('visible');
+      await decide(jawad.sidebar, 'allow-once');
+      await waitForWorkflow(jawad.sidebar, 'done', 60_000);
+      expect(await tabText(jawad, tabId!, '#wishes')).toBe('Wishlist: 1');
+      expect(await maskState(jawad, tabId!)).toBe('hidden');
+      // What the agent read of the page never held the mask.
+      const read = provider.requests.filter((request) => isWorkerOn(request, 'counter.html')).map((request) => JSON.stringify(request.json));
+      expect(read.some((body) => body.includes('Wishlist: 1'))).toBe(true);
+      expect(read.some((body) => body.includes('Jawad is working'))).toBe(false);
     });
   });
 }

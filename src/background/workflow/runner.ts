@@ -37,6 +37,8 @@ export interface WorkflowDeps {
   agent: Omit<AgentDeps, 'tabs'>;
   tabs: WorkflowTabs;
   emit: (event: BackgroundEvent) => void;
+  /** The mask over the tab a step drives (seed 001). */
+  mask?: { drive(tabId: number): Promise<void>; release(tabId: number): Promise<void> };
   /** How many read-only steps may run side by side (default 2). */
   parallel?: number;
   now?: () => number;
@@ -134,6 +136,11 @@ export class WorkflowRunner {
     if (unfinished.length) return unfinished;
     const latest = await this.deps.store.latest();
     return latest ? [latest] : [];
+  }
+
+  /** The user pressed Stop on the mask in this tab: the workflow it belongs to is cancelled. */
+  async stopFromTab(tabId: number): Promise<void> {
+    for (const live of this.live.values()) if (live.plan.tabs.some((tab) => tab.id === tabId)) await this.cancel(live.plan.id);
   }
 
   /** A tab was closed: a step running there fails (and is re-planned); the tab leaves the list. */
@@ -253,7 +260,8 @@ export class WorkflowRunner {
         step.result = undefined;
       }, { kind: 'step-start', stepId: step.id });
       const pages: PageRead[] = [];
-      const { text, stopped } = await this.work(live, step, tabId, pages, controller.signal);
+      await this.deps.mask?.drive(tabId).catch(() => undefined);
+      const { text, stopped } = await this.work(live, step, tabId, pages, controller.signal).finally(() => this.deps.mask?.release(tabId).catch(() => undefined));
       if (live.controller.signal.aborted) return;
       const failure = failureIn(text) ?? (stopped ? errorText(controller.signal.reason ?? 'The step stopped before it finished.') : undefined);
       if (failure) return await this.stepFailed(live, step, failure);

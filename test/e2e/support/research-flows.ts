@@ -94,3 +94,45 @@ export async function tabGroups(jawad: JawadBrowser): Promise<ShownGroup[] | nul
     return groups.map((group) => ({ title: group.title ?? '', color: group.color, tabs: tabs.filter((tab) => tab.groupId === group.id).length }));
   });
 }
+
+/** The workflow's tabs as the sidebar lists them. */
+export const workflowTabIds = (sidebar: Sidebar): Promise<number[]> =>
+  sidebar.eval((win) => Array.from(win.document.querySelectorAll<HTMLElement>('[data-testid=workflow-tabs] li')).map((item) => Number(item.dataset.tabId)), null);
+
+/** Runs `source` in the tab's page (its main world: isolated worlds may not eval), through the host page's scripting API. */
+export async function inTab<T>(jawad: JawadBrowser, tabId: number, source: string): Promise<T> {
+  return jawad.host.evaluate(async (id, code) => {
+    const api = (globalThis as unknown as { browser: { scripting: { executeScript(o: object): Promise<Array<{ result: unknown }>> } } }).browser;
+    const [result] = await api.scripting.executeScript({ target: { tabId: id }, world: 'MAIN', func: (text: string) => (0, eval)(text), args: [code] });
+    return result?.result;
+  }, tabId, source) as Promise<T>;
+}
+
+/** Whether Jawad's mask is over the tab: 'visible', 'hidden' (installed) or 'none'. */
+export const maskState = (jawad: JawadBrowser, tabId: number): Promise<string> =>
+  inTab(jawad, tabId, "(() => { const m = document.querySelector('jawad-mask'); return m ? (m.hidden ? 'hidden' : 'visible') : 'none'; })()");
+
+export const tabText = (jawad: JawadBrowser, tabId: number, selector: string): Promise<string> =>
+  inTab(jawad, tabId, `document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`);
+
+export async function activateTab(jawad: JawadBrowser, tabId: number): Promise<void> {
+  await jawad.host.evaluate(async (id) => {
+    const api = (globalThis as unknown as { browser: { tabs: { update(id: number, p: object): Promise<unknown> } } }).browser;
+    await api.tabs.update(id, { active: true });
+  }, tabId);
+}
+
+export async function reloadTab(jawad: JawadBrowser, tabId: number): Promise<void> {
+  await jawad.host.evaluate(async (id) => {
+    const api = (globalThis as unknown as { browser: { tabs: { reload(id: number): Promise<unknown> } } }).browser;
+    await api.tabs.reload(id);
+  }, tabId);
+}
+
+/** The id of the tab showing this URL. */
+export async function tabIdOf(jawad: JawadBrowser, url: string): Promise<number> {
+  return jawad.host.evaluate(async (wanted) => {
+    const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<Array<{ id?: number; url?: string }>> } } }).browser;
+    return (await api.tabs.query({})).find((tab) => tab.url === wanted)?.id ?? -1;
+  }, url);
+}
