@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { dismissBanner, openConversation, state, view } from '../store';
+import { openConversation, state, view } from '../store';
 import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
+import { ErrorBanner } from './ErrorBanner';
 import { PermissionPrompt } from './PermissionPrompt';
 
 const NO_STEPS: AgentStep[] = [];
@@ -50,7 +51,7 @@ function WaitingElsewhere() {
 }
 
 export function ChatView() {
-  const { messages, banner, steps } = state.value;
+  const { messages, steps } = state.value;
   const list = useRef<HTMLDivElement>(null);
   const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant');
   const lastLength = messages.at(-1)?.content.length ?? 0;
@@ -65,14 +66,7 @@ export function ChatView() {
       <div class="messages" ref={list} role="log" aria-live="polite">
         {messages.length === 0 ? <EmptyState /> : messages.map((m) => <MessageItem key={m.id} message={m} steps={grouped.get(m.id) ?? NO_STEPS} canRetry={m === lastAssistant} />)}
       </div>
-      {banner && (
-        <div class="banner" role="alert" data-code={banner.code}>
-          <span>{banner.message}</span>
-          <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
-            ✕
-          </button>
-        </div>
-      )}
+      <ErrorBanner />
       <WaitingElsewhere />
       <PermissionPrompt />
       <Composer />

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PlanEdit, WorkflowLevel, WorkflowPlan, WorkflowStep } from '../../protocol';
-import { approveWorkflow, cancelWorkflow, confirmWorkflowStep, dismissBanner, startWorkflow, state } from '../store';
+import { approveWorkflow, cancelWorkflow, confirmWorkflowStep, startWorkflow, state } from '../store';
 import { Markdown } from './Markdown';
+import { ErrorBanner } from './ErrorBanner';
 import { PermissionPrompt } from './PermissionPrompt';
 
 const LEVELS: readonly WorkflowLevel[] = ['read', 'navigate', 'interact'];
@@ -145,7 +146,7 @@ function Progress({ plan }: { plan: WorkflowPlan }) {
 }
 
 export function ResearchView() {
-  const { workflow, banner } = state.value;
+  const { workflow } = state.value;
   const active = workflow && ['planning', 'proposed', 'running'].includes(workflow.status);
   return (
     <section class="research" aria-label="Research">
@@ -165,14 +166,7 @@ export function ResearchView() {
         {workflow?.status === 'proposed' && <PlanCard plan={workflow} />}
         {!active && <IntentForm />}
       </div>
-      {banner && (
-        <div class="banner" role="alert" data-code={banner.code}>
-          <span>{banner.message}</span>
-          <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
-            ✕
-          </button>
-        </div>
-      )}
+      <ErrorBanner />
       <PermissionPrompt />
     </section>
   );

@@ -1,0 +1,15 @@
+import { dismissBanner, state } from '../store';
+
+/** The last error the background reported, until dismissed. */
+export function ErrorBanner() {
+  const { banner } = state.value;
+  if (!banner) return null;
+  return (
+    <div class="banner" role="alert" data-code={banner.code}>
+      <span>{banner.message}</span>
+      <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
+        ✕
+      </button>
+    </div>
+  );
+}
