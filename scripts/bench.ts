@@ -9,7 +9,9 @@
  *  3. per-token added latency, from the provider's write to the sidebar DOM —
  *     scripts/bench/token-latency.ts;
  *  4. the agent's overhead per step (snapshot + click + settle + Harbor), model time excluded —
- *     scripts/bench/agent-overhead.ts.
+ *     scripts/bench/agent-overhead.ts;
+ *  5. research mode: background restart → restored workflow shown, and one journal write —
+ *     scripts/bench/workflow-restore.ts (Chromium).
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -29,6 +31,7 @@ import { round } from './bench/stats';
 import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
 import { attempt, failed, type Outcome } from './bench/outcome';
 import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './bench/agent-overhead';
+import { measureWorkflowRestore, type WorkflowRestoreResult } from './bench/workflow-restore';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -40,6 +43,8 @@ const TARGETS = {
   coldOpenMs: 150,
   tokenP95Ms: 16,
   agentStepMs: 150,
+  restoreP95Ms: 300,
+  journalWriteP50Ms: 3,
 } as const;
 
 
@@ -48,6 +53,7 @@ interface BrowserResult {
   coldOpen: Outcome<ColdOpenResult>;
   tokenLatency: Outcome<TokenLatencyResult>;
   agentOverhead: Outcome<AgentOverheadResult>;
+  workflowRestore?: Outcome<WorkflowRestoreResult>;
 }
 
 const log = (line: string) => console.log(line);
@@ -89,6 +95,8 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       const { latency, missing, clock } = tokenLatency;
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
+    const workflowRestore = name === 'chromium' ? await attempt('workflow restore', () => measureWorkflowRestore(jawad, sidebar, options.runs)) : { error: 'Chromium only (Firefox unloads its event page by idle timeout alone)' };
+    if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms`);
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
@@ -100,7 +108,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       log(`  ✗ ${error.error}`);
       return { version, coldOpen: error, tokenLatency: error, agentOverhead: error };
     }
-    return { version, coldOpen, tokenLatency, agentOverhead };
+    return { version, coldOpen, tokenLatency, agentOverhead, workflowRestore };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
@@ -143,6 +151,8 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'agent overhead per step p95 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.perStep.p95)) },
     { metric: 'agent tools alone per step p50 (ms)', values: per((r) => cell(r.agentOverhead, (a) => a.toolsPerStep.p50)), note: 'the registry\'s own durations of snapshot + click' },
     { metric: 'permission prompts in the measured task', values: per((r) => cell(r.agentOverhead, (a) => a.prompts)), max: 0, note: 'sanity check: the site was granted first', digits: 0 },
+    { metric: 'research: restart → restored workflow shown p95 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.restore.p95) : { error: 'not measured' })), max: TARGETS.restoreP95Ms, note: 'sidebar clock: connection lost → resume line shown' },
+    { metric: 'research: journal write p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.journalWrite.p50) : { error: 'not measured' })), max: TARGETS.journalWriteP50Ms, note: 'plan + journal line, one IndexedDB transaction' },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
   ];
 }

@@ -1,0 +1,117 @@
+/**
+ * Research mode's durability figures (Chromium: its service worker is stopped over CDP; Firefox's
+ * event page can only be unloaded by its idle timeout, which is a wait, not a figure):
+ *  - background restart → the sidebar shows the restored workflow: a MutationObserver in the
+ *    sidebar stamps the moment the connection turns "reconnecting" (the old background is gone)
+ *    and the moment the plan shows the resume line (the new one has read its journal and resumed);
+ *  - one journal write: the stored plan of that workflow written back with a journal line, in one
+ *    read-write transaction over the extension's own IndexedDB stores — what WorkflowStore.save does
+ *    per step — timed in an extension page of the same browser.
+ */
+import type { JawadBrowser, Sidebar } from '../../cli/launch';
+import { saveProviderSettings } from '../../cli/agent-task';
+import { startFixtureServer } from '../../test/support/fixture-server';
+import { startProviderServer } from '../../test/support/provider-server';
+import { planJson, researchModel } from '../../test/support/research-model';
+import { approvePlan, startResearch, waitForWorkflow } from '../../test/e2e/support/research-flows';
+import { summarize, type Summary } from './stats';
+
+export interface WorkflowRestoreResult {
+  restore: Summary;
+  journalWrite: Summary;
+}
+
+interface Stamps {
+  gone?: number;
+  shown?: number;
+}
+
+async function watchRestore(sidebar: Sidebar): Promise<void> {
+  await sidebar.eval((win) => {
+    const stamps: Stamps = {};
+    (win as unknown as { __restore: Stamps }).__restore = stamps;
+    const connection = win.document.querySelector('.connection')!;
+    const resumed = () => win.document.querySelectorAll('[data-testid=plan-changes] li').length;
+    const before = resumed();
+    new win.MutationObserver(() => {
+      if (stamps.gone === undefined && connection.getAttribute('data-state') === 'reconnecting') stamps.gone = win.performance.now();
+      if (stamps.gone !== undefined && stamps.shown === undefined && resumed() > before) stamps.shown = win.performance.now();
+    }).observe(win.document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  }, null);
+}
+
+async function restoreOnce(jawad: JawadBrowser, sidebar: Sidebar): Promise<number> {
+  await watchRestore(sidebar);
+  await jawad.stopBackground();
+  const stamps = await sidebar.waitFor((win) => {
+    const seen = (win as unknown as { __restore: Stamps }).__restore;
+    return seen.shown !== undefined ? seen : null;
+  }, null, 'the restored workflow', 20_000);
+  return stamps!.shown! - stamps!.gone!;
+}
+
+/** Writes the workflow's stored plan (with a new id) and a journal line, `runs` times; removes them after. */
+async function journalWrites(jawad: JawadBrowser, runs: number): Promise<number[]> {
+  return jawad.host.evaluate(async (count) => {
+    const open = () => new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jawad');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    const db = await open();
+    const read = db.transaction('workflows').objectStore('workflows').getAll();
+    const plans = await new Promise<Array<{ id: string }>>((resolve) => (read.onsuccess = () => resolve(read.result as Array<{ id: string }>)));
+    const plan = plans[0];
+    if (!plan) throw new Error('no stored workflow to write back');
+    const times: number[] = [];
+    const written: Array<[string, IDBValidKey]> = [];
+    for (let i = 0; i < count; i++) {
+      const copy = { ...plan, id: `bench-${i}`, updatedAt: Date.now() };
+      const started = performance.now();
+      const tx = db.transaction(['workflows', 'workflowJournal'], 'readwrite');
+      tx.objectStore('workflows').put(copy);
+      const key = tx.objectStore('workflowJournal').add({ workflowId: copy.id, at: copy.updatedAt, kind: 'step-done', stepId: 'bench' });
+      await done(tx);
+      times.push(performance.now() - started);
+      written.push([copy.id, key.result]);
+    }
+    const cleanup = db.transaction(['workflows', 'workflowJournal'], 'readwrite');
+    for (const [id, seq] of written) {
+      cleanup.objectStore('workflows').delete(id);
+      cleanup.objectStore('workflowJournal').delete(seq);
+    }
+    await done(cleanup);
+    db.close();
+    return times;
+  }, runs);
+}
+
+/** `sidebar`: the open panel, reached through the host page (see pages.ts). */
+export async function measureWorkflowRestore(jawad: JawadBrowser, sidebar: Sidebar, runs: number): Promise<WorkflowRestoreResult> {
+  if (jawad.name !== 'chromium') throw new Error('measured in Chromium only (Firefox unloads its event page only by idle timeout)');
+  const [provider, fixtures] = await Promise.all([startProviderServer(), startFixtureServer()]);
+  try {
+    const page = `${fixtures.url}/research/alpine.html`;
+    // The step's model call hangs: the workflow stays running, restart after restart.
+    provider.setResponder(researchModel({ plans: [planJson([{ task: 'Price at Alpine', site: page }])], stallOn: 'alpine' }));
+    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'bench-model', timeoutSeconds: 120 });
+    await startResearch(sidebar, 'Price of the Trail jacket at Alpine');
+    await waitForWorkflow(sidebar, 'proposed');
+    await approvePlan(sidebar);
+    await sidebar.waitFor((win) => win.document.querySelector('[data-testid=workflow-step][data-status=running]'), null, 'the step to run', 20_000);
+    const restores: number[] = [];
+    for (let i = 0; i < runs; i++) restores.push(await restoreOnce(jawad, sidebar));
+    const journalWrite = summarize(await journalWrites(jawad, runs * 5));
+    // Nothing of research mode may run on into the other measurements.
+    await sidebar.click('[data-testid=workflow] [data-testid=cancel-workflow]');
+    await waitForWorkflow(sidebar, 'cancelled');
+    await sidebar.click('.top-bar nav button', 'Research');
+    return { restore: summarize(restores), journalWrite };
+  } finally {
+    await Promise.all([provider.close(), fixtures.close()]);
+  }
+}
