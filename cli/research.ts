@@ -77,7 +77,7 @@ export class ResearchFollower {
       if (this.approvedRevision === plan.revision) return { lines, send: [] };
       this.approvedRevision = plan.revision;
       const steps = plan.steps.filter((step) => step.status === 'pending').map(({ id, task, site, permissions }) => ({ id, task, site, permissions }));
-      return { lines, send: [{ type: 'APPROVE_WORKFLOW', payload: { workflowId: plan.id, steps, keepTabs: false } }] };
+      return { lines, send: [{ type: 'APPROVE_WORKFLOW', payload: { workflowId: plan.id, steps, keepTabs: false, parallel: plan.parallel } }] };
     }
     // After a restart, a step that may have changed something runs again only if prompts are allowed.
     const rerun = this.options.approve !== 'deny';

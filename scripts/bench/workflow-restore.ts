@@ -31,11 +31,11 @@ async function watchRestore(sidebar: Sidebar): Promise<void> {
     const stamps: Stamps = {};
     (win as unknown as { __restore: Stamps }).__restore = stamps;
     const connection = win.document.querySelector('.connection')!;
-    const resumed = () => win.document.querySelectorAll('[data-testid=plan-changes] li').length;
-    const before = resumed();
+    const changes = win.document.getElementsByClassName('plan-changes');
+    const before = changes[0]?.getElementsByTagName('li').length ?? 0;
     new win.MutationObserver(() => {
       if (stamps.gone === undefined && connection.getAttribute('data-state') === 'reconnecting') stamps.gone = win.performance.now();
-      if (stamps.gone !== undefined && stamps.shown === undefined && resumed() > before) stamps.shown = win.performance.now();
+      if (stamps.gone !== undefined && stamps.shown === undefined && (changes[0]?.getElementsByTagName('li').length ?? 0) > before) stamps.shown = win.performance.now();
     }).observe(win.document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   }, null);
 }
@@ -52,17 +52,13 @@ async function restoreOnce(jawad: JawadBrowser, sidebar: Sidebar): Promise<numbe
 
 /** Writes the workflow's stored plan (with a new id) and a journal line, `runs` times; removes them after. */
 async function journalWrites(jawad: JawadBrowser, runs: number): Promise<number[]> {
+  // Inline promises only: tsx would wrap named inner functions in a helper the page does not have.
   return jawad.host.evaluate(async (count) => {
-    const open = () => new Promise<IDBDatabase>((resolve, reject) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('jawad');
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
-    const done = (tx: IDBTransaction) => new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    const db = await open();
     const read = db.transaction('workflows').objectStore('workflows').getAll();
     const plans = await new Promise<Array<{ id: string }>>((resolve) => (read.onsuccess = () => resolve(read.result as Array<{ id: string }>)));
     const plan = plans[0];
@@ -75,7 +71,10 @@ async function journalWrites(jawad: JawadBrowser, runs: number): Promise<number[
       const tx = db.transaction(['workflows', 'workflowJournal'], 'readwrite');
       tx.objectStore('workflows').put(copy);
       const key = tx.objectStore('workflowJournal').add({ workflowId: copy.id, at: copy.updatedAt, kind: 'step-done', stepId: 'bench' });
-      await done(tx);
+      await new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
       times.push(performance.now() - started);
       written.push([copy.id, key.result]);
     }
@@ -84,7 +83,7 @@ async function journalWrites(jawad: JawadBrowser, runs: number): Promise<number[
       cleanup.objectStore('workflows').delete(id);
       cleanup.objectStore('workflowJournal').delete(seq);
     }
-    await done(cleanup);
+    await new Promise<void>((resolve) => (cleanup.oncomplete = () => resolve()));
     db.close();
     return times;
   }, runs);
@@ -98,7 +97,7 @@ export async function measureWorkflowRestore(jawad: JawadBrowser, sidebar: Sideb
     const page = `${fixtures.url}/research/alpine.html`;
     // The step's model call hangs: the workflow stays running, restart after restart.
     provider.setResponder(researchModel({ plans: [planJson([{ task: 'Price at Alpine', site: page }])], stallOn: 'alpine' }));
-    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'bench-model', timeoutSeconds: 120 });
+    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 120 });
     await startResearch(sidebar, 'Price of the Trail jacket at Alpine');
     await waitForWorkflow(sidebar, 'proposed');
     await approvePlan(sidebar);

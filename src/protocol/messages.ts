@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ErrorPayload } from './errors';
 import { REQUEST_ID_PATTERN } from './request-id';
-import { MAX_WORKFLOW_STEPS, PlanEdit, WorkflowPlan } from './workflow';
+import { DEFAULT_PARALLEL, MAX_PARALLEL, MAX_WORKFLOW_STEPS, PlanEdit, WorkflowPlan } from './workflow';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
 const RequestId = z.string().check(z.regex(REQUEST_ID_PATTERN, 'requestId must be a request-id chain like user-1a2b3c4d'));
@@ -123,6 +123,8 @@ export const SidebarRequest = z.discriminatedUnion('type', [
     workflowId: Id,
     steps: z.array(PlanEdit).check(z.minLength(1, 'Keep at least one step'), z.maxLength(MAX_WORKFLOW_STEPS)),
     keepTabs: z._default(z.boolean(), false),
+    /** How many read-only steps may run side by side. */
+    parallel: z._default(z.int().check(z.minimum(1), z.maximum(MAX_PARALLEL)), DEFAULT_PARALLEL),
   })),
   /** After a restart, a step that may have changed something runs again only on this (or is skipped). */
   message('CONFIRM_WORKFLOW_STEP', z.object({ workflowId: Id, stepId: Id, run: z.boolean() })),

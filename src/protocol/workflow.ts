@@ -18,6 +18,10 @@ export type WorkflowLevel = z.infer<typeof WorkflowLevel>;
 export const WorkflowStepStatus = z.enum(['pending', 'running', 'done', 'failed', 'cancelled', 'confirm']);
 export type WorkflowStepStatus = z.infer<typeof WorkflowStepStatus>;
 
+export const MAX_WORKFLOW_STEPS = 12;
+export const DEFAULT_PARALLEL = 2;
+export const MAX_PARALLEL = 4;
+
 const Text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const HttpUrl = z.string().check(z.maxLength(2_000), z.refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'A step’s site is a full http(s) address'));
 
@@ -85,6 +89,8 @@ export const WorkflowPlan = z.object({
   groupId: z.optional(z.int()),
   /** Keep the workflow's tabs open when it ends (else they are closed). */
   keepTabs: z.boolean(),
+  /** How many read-only steps may run side by side, in tabs of their own. */
+  parallel: z._default(z.int().check(z.minimum(1), z.maximum(MAX_PARALLEL)), DEFAULT_PARALLEL),
   windowId: z.optional(z.int()),
   /** The markdown report, once written; saved to history as conversationId. */
   report: z.optional(z.string()),
@@ -102,4 +108,3 @@ export const PlanEdit = z.object({
 });
 export type PlanEdit = z.infer<typeof PlanEdit>;
 
-export const MAX_WORKFLOW_STEPS = 12;

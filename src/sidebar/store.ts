@@ -245,9 +245,9 @@ export function startWorkflow(intent: string): void {
   send({ type: 'START_WORKFLOW', payload: { intent, ...(windowId === undefined ? {} : { windowId }) } });
 }
 
-export function approveWorkflow(workflowId: string, steps: PlanEdit[], keepTabs: boolean): void {
+export function approveWorkflow(workflowId: string, steps: PlanEdit[], keepTabs: boolean, parallel: number): void {
   followed = undefined;
-  send({ type: 'APPROVE_WORKFLOW', payload: { workflowId, steps, keepTabs } });
+  send({ type: 'APPROVE_WORKFLOW', payload: { workflowId, steps, keepTabs, parallel } });
 }
 
 export function cancelWorkflow(workflowId: string): void {

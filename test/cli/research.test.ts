@@ -5,7 +5,7 @@ import type { AgentStep, BackgroundEvent, WorkflowPlan } from '../../src/protoco
 
 const plan = (patch: Partial<WorkflowPlan> = {}): WorkflowPlan => ({
   id: 'w1', requestId: 'research-1:workflow-1', intent: 'compare', status: 'proposed', createdAt: 0, updatedAt: 0, revision: 1, changes: [],
-  evidence: [], unsupported: [], tabs: [], keepTabs: false,
+  evidence: [], unsupported: [], tabs: [], keepTabs: false, parallel: 2,
   steps: [{ id: 's1', agent: 'reader', task: 'Price at A', site: 'https://a.example/', permissions: ['read'], status: 'pending' }],
   ...patch,
 });
@@ -28,7 +28,7 @@ describe('ResearchFollower', () => {
   it('approves the plan as proposed with --approve-plan, once per revision', () => {
     const follower = new ResearchFollower({ approvePlan: true, approve: 'deny' });
     const first = follower.receive(update(plan()));
-    expect(first.send).toEqual([{ type: 'APPROVE_WORKFLOW', payload: { workflowId: 'w1', steps: [{ id: 's1', task: 'Price at A', site: 'https://a.example/', permissions: ['read'] }], keepTabs: false } }]);
+    expect(first.send).toEqual([{ type: 'APPROVE_WORKFLOW', payload: { workflowId: 'w1', steps: [{ id: 's1', task: 'Price at A', site: 'https://a.example/', permissions: ['read'] }], keepTabs: false, parallel: 2 } }]);
     expect(JSON.parse(first.lines[0]!)).toMatchObject({ type: 'workflow', status: 'proposed' });
     expect(follower.receive(update(plan())).send).toEqual([]);
     expect(follower.receive(update(plan({ revision: 2 }))).send).toHaveLength(1);

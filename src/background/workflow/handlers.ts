@@ -10,7 +10,7 @@ export function createWorkflowHandlers(workflows: Pick<WorkflowRunner, 'start' |
     START_WORKFLOW: async (request) => {
       await workflows.start(request.payload.intent, request.payload.windowId, request.requestId);
     },
-    APPROVE_WORKFLOW: (request) => workflows.approve(request.payload.workflowId, request.payload.steps, request.payload.keepTabs),
+    APPROVE_WORKFLOW: ({ payload }) => workflows.approve(payload.workflowId, payload.steps, payload.keepTabs, payload.parallel),
     CONFIRM_WORKFLOW_STEP: (request) => workflows.confirmStep(request.payload.workflowId, request.payload.stepId, request.payload.run),
     CANCEL_WORKFLOW: (request) => workflows.cancel(request.payload.workflowId),
     GET_WORKFLOWS: async (request, { reply }) => {

@@ -5,7 +5,7 @@
  * Every change is journalled before it takes effect, so a stopped background resumes where it
  * was; the evidence the steps collected becomes a report with numbered citations, saved to history.
  */
-import { childRequestId, JawadError, type BackgroundEvent, type PageContent, type PlanEdit, type ProviderSettings, type WorkflowPlan, type WorkflowStep } from '../../protocol';
+import { childRequestId, DEFAULT_PARALLEL, JawadError, type BackgroundEvent, type PageContent, type PlanEdit, type ProviderSettings, type WorkflowPlan, type WorkflowStep } from '../../protocol';
 import type { ConversationStore } from '../../db/conversations';
 import type { JournalEntry } from '../../db/database';
 import type { WorkflowStore } from '../../db/workflows';
@@ -39,8 +39,6 @@ export interface WorkflowDeps {
   emit: (event: BackgroundEvent) => void;
   /** The mask over the tab a step drives (seed 001). */
   mask?: { drive(tabId: number): Promise<void>; release(tabId: number): Promise<void> };
-  /** How many read-only steps may run side by side (default 2). */
-  parallel?: number;
   now?: () => number;
   newId?: () => string;
 }
@@ -82,7 +80,7 @@ export class WorkflowRunner {
     const now = this.now();
     const plan: WorkflowPlan = {
       id: this.newId(), requestId: childRequestId(requestId, 'workflow'), intent, steps: [], status: 'planning', createdAt: now, updatedAt: now,
-      revision: 0, changes: [], evidence: [], unsupported: [], tabs: [], keepTabs: false, windowId: await this.deps.tabs.window(windowId),
+      revision: 0, changes: [], evidence: [], unsupported: [], tabs: [], keepTabs: false, parallel: DEFAULT_PARALLEL, windowId: await this.deps.tabs.window(windowId),
     };
     const live = this.adopt(plan);
     await this.commit(live, () => undefined, { kind: 'planning', detail: intent });
@@ -90,7 +88,7 @@ export class WorkflowRunner {
     return plan;
   }
 
-  async approve(workflowId: string, edits: PlanEdit[], keepTabs: boolean): Promise<void> {
+  async approve(workflowId: string, edits: PlanEdit[], keepTabs: boolean, parallel = DEFAULT_PARALLEL): Promise<void> {
     const live = this.find(workflowId);
     if (live.plan.status !== 'proposed') throw new JawadError('VALIDATION_ERROR', `This plan is ${live.plan.status}: only a proposed plan can be approved.`);
     const { steps, changes } = applyEdits(live.plan.steps, edits);
@@ -98,6 +96,7 @@ export class WorkflowRunner {
     await this.commit(live, (plan) => {
       plan.steps = steps;
       plan.keepTabs = keepTabs;
+      plan.parallel = parallel;
       plan.conversationId = conversationId;
       plan.status = 'running';
       if (changes.length) {
@@ -232,7 +231,7 @@ export class WorkflowRunner {
     live.driving = true;
     try {
       while (live.plan.status === 'running' && !live.controller.signal.aborted) {
-        const batch = nextBatch(live.plan.steps, this.deps.parallel ?? 2);
+        const batch = nextBatch(live.plan.steps, live.plan.parallel);
         if (batch.length === 0) {
           if (!live.plan.steps.some((step) => step.status === 'confirm')) await this.finish(live);
           return;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { PlanEdit, WorkflowLevel, WorkflowPlan, WorkflowStep } from '../../protocol';
+import { MAX_PARALLEL, type PlanEdit, type WorkflowLevel, type WorkflowPlan, type WorkflowStep } from '../../protocol';
 import { approveWorkflow, cancelWorkflow, confirmWorkflowStep, startWorkflow, state } from '../store';
 import { Markdown } from './Markdown';
 import { ErrorBanner } from './ErrorBanner';
@@ -47,6 +47,7 @@ const editsOf = (plan: WorkflowPlan): PlanEdit[] => plan.steps.filter((step) => 
 function PlanCard({ plan }: { plan: WorkflowPlan }) {
   const [edits, setEdits] = useState<PlanEdit[]>(() => editsOf(plan));
   const [keepTabs, setKeepTabs] = useState(plan.keepTabs);
+  const [parallel, setParallel] = useState(plan.parallel);
   useEffect(() => setEdits(editsOf(plan)), [plan.id, plan.revision]);
   const change = (index: number, patch: Partial<PlanEdit>) => setEdits(edits.map((edit, at) => (at === index ? { ...edit, ...patch } : edit)));
   const move = (index: number, by: number) => {
@@ -90,8 +91,16 @@ function PlanCard({ plan }: { plan: WorkflowPlan }) {
       <label class="keep-tabs">
         <input type="checkbox" checked={keepTabs} onChange={(event) => setKeepTabs((event.target as HTMLInputElement).checked)} /> Keep the task’s tabs open when it ends
       </label>
+      <label class="parallel">
+        Pages read at once{' '}
+        <select value={String(parallel)} onChange={(event) => setParallel(Number((event.target as HTMLSelectElement).value))}>
+          {Array.from({ length: MAX_PARALLEL }, (_, index) => (
+            <option key={index} value={String(index + 1)}>{index + 1}</option>
+          ))}
+        </select>
+      </label>
       <div class="plan-actions">
-        <button type="button" class="primary" data-testid="approve-plan" disabled={!valid} onClick={() => approveWorkflow(plan.id, edits, keepTabs)}>
+        <button type="button" class="primary" data-testid="approve-plan" disabled={!valid} onClick={() => approveWorkflow(plan.id, edits, keepTabs, parallel)}>
           Approve and run
         </button>
         <button type="button" class="danger" data-testid="cancel-workflow" onClick={() => cancelWorkflow(plan.id)}>
