@@ -96,7 +96,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
     const workflowRestore = name === 'chromium' ? await attempt('workflow restore', () => measureWorkflowRestore(jawad, sidebar, options.runs)) : { error: 'Chromium only (Firefox unloads its event page by idle timeout alone)' };
-    if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms`);
+    if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms; 3 sites 1 tab p50 ${workflowRestore.wallTime.one.p50.toFixed(0)} ms, 2 tabs p50 ${workflowRestore.wallTime.two.p50.toFixed(0)} ms`);
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
@@ -153,6 +153,8 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'permission prompts in the measured task', values: per((r) => cell(r.agentOverhead, (a) => a.prompts)), max: 0, note: 'sanity check: the site was granted first', digits: 0 },
     { metric: 'research: restart → restored workflow shown p95 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.restore.p95) : { error: 'not measured' })), max: TARGETS.restoreP95Ms, note: 'sidebar clock: connection lost → resume line shown' },
     { metric: 'research: journal write p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.journalWrite.p50) : { error: 'not measured' })), max: TARGETS.journalWriteP50Ms, note: 'plan + journal line, one IndexedDB transaction' },
+    { metric: 'research: 3-site read workflow, 1 tab at a time p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.wallTime.one.p50) : { error: 'not measured' })), note: 'approval → report; model answers at once' },
+    { metric: 'research: 3-site read workflow, 2 tabs at a time p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.wallTime.two.p50) : { error: 'not measured' })) },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
   ];
 }

@@ -4,6 +4,8 @@
  *  - background restart → the sidebar shows the restored workflow: a MutationObserver in the
  *    sidebar stamps the moment the connection turns "reconnecting" (the old background is gone)
  *    and the moment the plan shows the resume line (the new one has read its journal and resumed);
+ *  - a three-site read-only workflow, read one page at a time and two at a time: approval → report
+ *    in the sidebar's clock (the scripted model answers at once, so this is Jawad's own time);
  *  - one journal write: the stored plan of that workflow written back with a journal line, in one
  *    read-write transaction over the extension's own IndexedDB stores — what WorkflowStore.save does
  *    per step — timed in an extension page of the same browser.
@@ -19,7 +21,34 @@ import { summarize, type Summary } from './stats';
 export interface WorkflowRestoreResult {
   restore: Summary;
   journalWrite: Summary;
+  /** A three-site read-only workflow, approval → done, by how many pages are read at once. */
+  wallTime: Record<'one' | 'two', Summary>;
 }
+
+/** Approval → report shown, in the sidebar's clock, for a three-site plan read `parallel` at a time. */
+async function wallTime(sidebar: Sidebar, parallel: number, previous: string): Promise<{ ms: number; id: string }> {
+  await startResearch(sidebar, 'Compare the Trail jacket at three shops');
+  const id = await waitForWorkflow(sidebar, 'proposed', 30_000, previous);
+  await sidebar.fill('.parallel select', String(parallel));
+  await sidebar.eval((win) => {
+    const stamps = { approved: win.performance.now(), done: 0 };
+    (win as unknown as { __wall: typeof stamps }).__wall = stamps;
+    new win.MutationObserver((_records, observer) => {
+      if (win.document.querySelector('[data-testid=workflow][data-status=done]')) {
+        stamps.done = win.performance.now();
+        observer.disconnect();
+      }
+    }).observe(win.document.body, { subtree: true, childList: true, attributes: true });
+    win.document.querySelector<HTMLButtonElement>('[data-testid=approve-plan]')!.click();
+  }, null);
+  const stamps = await sidebar.waitFor((win) => {
+    const seen = (win as unknown as { __wall: { approved: number; done: number } }).__wall;
+    return seen.done ? seen : null;
+  }, null, 'the workflow to finish', 60_000);
+  return { ms: stamps!.done - stamps!.approved, id };
+}
+
+const WALL_RUNS = 3;
 
 interface Stamps {
   gone?: number;
@@ -92,14 +121,29 @@ async function journalWrites(jawad: JawadBrowser, runs: number): Promise<number[
 /** `sidebar`: the open panel, reached through the host page (see pages.ts). */
 export async function measureWorkflowRestore(jawad: JawadBrowser, sidebar: Sidebar, runs: number): Promise<WorkflowRestoreResult> {
   if (jawad.name !== 'chromium') throw new Error('measured in Chromium only (Firefox unloads its event page only by idle timeout)');
-  const [provider, fixtures] = await Promise.all([startProviderServer(), startFixtureServer()]);
+  const [provider, fixtures, other] = await Promise.all([startProviderServer(), startFixtureServer(), startFixtureServer('127.0.0.2')]);
   try {
+    const port = new URL(fixtures.url).port;
+    provider.setResponder(researchModel({ plans: [planJson([
+      { task: 'Price at Alpine', site: `${fixtures.url}/research/alpine.html` },
+      { task: 'Price at Boreal', site: `http://localhost:${port}/research/boreal.html` },
+      { task: 'Price at Cirrus', site: `${other.url}/research/cirrus.html` },
+    ])] }));
+    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 120 });
+    const times: Record<'one' | 'two', number[]> = { one: [], two: [] };
+    let previous = '';
+    for (let i = 0; i < WALL_RUNS; i++) {
+      for (const [key, parallel] of [['one', 1], ['two', 2]] as const) {
+        const run = await wallTime(sidebar, parallel, previous);
+        times[key].push(run.ms);
+        previous = run.id;
+      }
+    }
     const page = `${fixtures.url}/research/alpine.html`;
     // The step's model call hangs: the workflow stays running, restart after restart.
     provider.setResponder(researchModel({ plans: [planJson([{ task: 'Price at Alpine', site: page }])], stallOn: 'alpine' }));
-    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 120 });
     await startResearch(sidebar, 'Price of the Trail jacket at Alpine');
-    await waitForWorkflow(sidebar, 'proposed');
+    await waitForWorkflow(sidebar, 'proposed', 30_000, previous);
     await approvePlan(sidebar);
     await sidebar.waitFor((win) => win.document.querySelector('[data-testid=workflow-step][data-status=running]'), null, 'the step to run', 20_000);
     const restores: number[] = [];
@@ -109,8 +153,8 @@ export async function measureWorkflowRestore(jawad: JawadBrowser, sidebar: Sideb
     await sidebar.click('[data-testid=workflow] [data-testid=cancel-workflow]');
     await waitForWorkflow(sidebar, 'cancelled');
     await sidebar.click('.top-bar nav button', 'Research');
-    return { restore: summarize(restores), journalWrite };
+    return { restore: summarize(restores), journalWrite, wallTime: { one: summarize(times.one), two: summarize(times.two) } };
   } finally {
-    await Promise.all([provider.close(), fixtures.close()]);
+    await Promise.all([provider.close(), fixtures.close(), other.close()]);
   }
 }
