@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { MAX_PARALLEL, type PlanEdit, type WorkflowLevel, type WorkflowPlan, type WorkflowStep } from '../../protocol';
 import { approveWorkflow, cancelWorkflow, confirmWorkflowStep, startWorkflow, state } from '../store';
 import { Markdown } from './Markdown';
@@ -48,7 +48,6 @@ function PlanCard({ plan }: { plan: WorkflowPlan }) {
   const [edits, setEdits] = useState<PlanEdit[]>(() => editsOf(plan));
   const [keepTabs, setKeepTabs] = useState(plan.keepTabs);
   const [parallel, setParallel] = useState(plan.parallel);
-  useEffect(() => setEdits(editsOf(plan)), [plan.id, plan.revision]);
   const change = (index: number, patch: Partial<PlanEdit>) => setEdits(edits.map((edit, at) => (at === index ? { ...edit, ...patch } : edit)));
   const move = (index: number, by: number) => {
     const next = edits.slice();
@@ -172,7 +171,8 @@ export function ResearchView() {
           </header>
         )}
         {workflow && <Progress plan={workflow} />}
-        {workflow?.status === 'proposed' && <PlanCard plan={workflow} />}
+        {/* Keyed by revision: a re-plan starts the card afresh, an edit in progress is never overwritten. */}
+        {workflow?.status === 'proposed' && <PlanCard key={`${workflow.id}:${workflow.revision}`} plan={workflow} />}
         {!active && <IntentForm />}
       </div>
       <ErrorBanner />
