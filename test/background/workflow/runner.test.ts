@@ -90,13 +90,19 @@ function runner(tabs: WorkflowTabs, stream = model()): WorkflowRunner {
 }
 
 const latest = () => (events.filter((event) => event.type === 'WORKFLOW_UPDATE').at(-1) as Extract<BackgroundEvent, { type: 'WORKFLOW_UPDATE' }> | undefined)?.payload;
-async function until(status: WorkflowPlan['status']): Promise<WorkflowPlan> {
+/** Polls (the runner works on in the background of the test) until `check` holds, for up to 10 s. */
+async function settled(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 2_000; i++) {
-    if (latest()?.status === status) return latest()!;
+    if (check()) return;
     await new Promise((done) => setTimeout(done, 5));
   }
-  throw new Error(`the workflow never became ${status}; it is ${latest()?.status}: ${latest()?.error ?? ''}`);
+  throw new Error(`${what} never happened; the workflow is ${latest()?.status}: ${latest()?.error ?? ''}`);
 }
+async function until(status: WorkflowPlan['status']): Promise<WorkflowPlan> {
+  await settled(() => latest()?.status === status, `status ${status}`);
+  return latest()!;
+}
+const tabsClosed = () => settled(() => latest()?.tabs.length === 0, 'closing the tabs');
 const edits = (plan: WorkflowPlan) => plan.steps.map(({ id, task, site, permissions }) => ({ id, task, site, permissions }));
 
 beforeEach(() => {
@@ -117,6 +123,7 @@ describe('WorkflowRunner', () => {
     const proposed = await until('proposed');
     await workflows.approve(proposed.id, edits(proposed), false, 1);
     const done = await until('done');
+    await tabsClosed(); // just after the report is shown
     expect(done.evidence.map((item) => [item.n, item.quote, item.url, item.tabId])).toEqual([[1, 'Price: 149.00 €', 'https://alpine.com/jacket', 101], [2, 'Price: 129.50 €', 'https://boreal.com/jacket', 102]]);
     expect(done.report).toContain('Both shops sell it [1][2].');
     expect(done.report).toContain('1. [Jacket at alpine.com](https://alpine.com/jacket) — “Price: 149.00 €”');
@@ -150,7 +157,7 @@ describe('WorkflowRunner', () => {
     const workflows = runner(tabs);
     await workflows.resume();
     // The read step runs again to its end; the other one waits.
-    for (let i = 0; i < 2_000 && latest()?.steps[0]?.status !== 'done'; i++) await new Promise((done) => setTimeout(done, 5));
+    await settled(() => latest()?.steps[0]?.status === 'done', 'the read step running again');
     const shown = latest()!;
     expect(shown.steps.map((step) => [step.id, step.status])).toEqual([['a', 'done'], ['b', 'confirm']]);
     expect(shown.changes.at(-1)).toMatch(/restarted; the workflow resumed \(1 step waiting for your word\)/);
@@ -159,6 +166,7 @@ describe('WorkflowRunner', () => {
 
     await workflows.confirmStep('w1', 'b', false);
     const done = await until('done');
+    await tabsClosed();
     expect(done.steps.map((step) => step.status)).toEqual(['done', 'cancelled']);
     expect(done.evidence.map((item) => item.quote)).toEqual(['Price: 149.00 €']);
   });
