@@ -22,6 +22,8 @@ export interface ResearchScript {
   replan?: string;
   /** A page whose worker hangs (to cancel mid-step), by a part of its URL. */
   stallOn?: string;
+  /** Pages whose worker hangs the first time only (the background is stopped meanwhile), by a part of their URL. */
+  stallFirstOn?: string[];
   /** Steps wait this long before each worker reply (to have time to act mid-workflow). */
   workerDelayMs?: number;
   /** Tool calls a worker makes first, by a part of its page's URL (then it reads and answers). */
@@ -52,6 +54,7 @@ function reportAnswer(request: RecordedRequest): string {
 
 export function researchModel(script: ResearchScript): Responder {
   let planned = 0;
+  const stalled = new Set<string>();
   return (request): Reply | undefined => {
     if (!isChatCompletion(request)) return undefined;
     const system = systemOf(request);
@@ -63,6 +66,11 @@ export function researchModel(script: ResearchScript): Responder {
     if (!offersTools(request)) return undefined;
     const page = lastUserMessage(request);
     if (script.stallOn && isWorkerOn(request, script.stallOn)) return { kind: 'stall' };
+    const first = script.stallFirstOn?.find((part) => !stalled.has(part) && isWorkerOn(request, part));
+    if (first) {
+      stalled.add(first);
+      return { kind: 'stall' };
+    }
     const delay = script.workerDelayMs ? { delayMs: script.workerDelayMs } : {};
     const actions = Object.entries(script.actions ?? {}).find(([part]) => page.includes(part))?.[1] ?? [];
     const next = actions[callsThisTask(request).length];
