@@ -8,7 +8,7 @@
 import { childRequestId, DEFAULT_PARALLEL, JawadError, type BackgroundEvent, type PageContent, type PlanEdit, type ProviderSettings, type WorkflowPlan, type WorkflowStep } from '../../protocol';
 import type { ConversationStore } from '../../db/conversations';
 import type { JournalEntry } from '../../db/database';
-import type { WorkflowStore } from '../../db/workflows';
+import { SupersededError, type WorkflowStore } from '../../db/workflows';
 import { AgentRunner, type AgentDeps } from '../agent/agent-runner';
 import type { LlmMessage } from '../llm/types';
 import { AGENT_SYSTEM_PROMPT } from '../prompts';
@@ -52,6 +52,8 @@ interface Live {
   saving: Promise<void>;
   /** Tab grouping, in order: steps opening tabs side by side must join one group, not make two. */
   grouping: Promise<unknown>;
+  /** Another background instance took this workflow over: this one does nothing more for it. */
+  superseded: boolean;
   driving: boolean;
 }
 
@@ -67,10 +69,13 @@ export class WorkflowRunner {
   private readonly live = new Map<string, Live>();
   private readonly now: () => number;
   private readonly newId: () => string;
+  /** This background instance: a stopped one that lingers must not drive a workflow a new one resumed. */
+  private readonly instance: string;
 
   constructor(private readonly deps: WorkflowDeps) {
     this.now = deps.now ?? Date.now;
     this.newId = deps.newId ?? (() => crypto.randomUUID());
+    this.instance = this.newId();
   }
 
   // ---- What the sidebar asks ----------------------------------------------------------------
@@ -163,7 +168,7 @@ export class WorkflowRunner {
       await this.commit(live, (current) => {
         current.steps = steps;
         current.changes.push(`Jawad’s background restarted; the workflow resumed${confirm.length ? ` (${confirm.length} step${confirm.length > 1 ? 's' : ''} waiting for your word)` : ''}.`);
-      }, { kind: 'resumed' });
+      }, { kind: 'resumed' }, true);
       void this.drive(live);
     }
   }
@@ -171,7 +176,7 @@ export class WorkflowRunner {
   // ---- The work -----------------------------------------------------------------------------
 
   private adopt(plan: WorkflowPlan): Live {
-    const live: Live = { plan, controller: new AbortController(), steps: new Map(), saving: Promise.resolve(), grouping: Promise.resolve(), driving: false };
+    const live: Live = { plan, controller: new AbortController(), steps: new Map(), saving: Promise.resolve(), grouping: Promise.resolve(), driving: false, superseded: false };
     this.live.set(plan.id, live);
     return live;
   }
@@ -182,13 +187,23 @@ export class WorkflowRunner {
     return live;
   }
 
-  /** Changes the plan, tells the sidebars, and journals it (awaited: the journal comes before the work). */
-  private commit(live: Live, change: (plan: WorkflowPlan) => void, entry: Omit<JournalEntry, 'seq' | 'workflowId' | 'at'>): Promise<void> {
+  /**
+   * Changes the plan, tells the sidebars, and journals it (awaited: the journal comes before the
+   * work). `claim`: this instance takes the workflow over (resuming it after a restart). An instance
+   * whose workflow another one took over stops working on it at once.
+   */
+  private commit(live: Live, change: (plan: WorkflowPlan) => void, entry: Omit<JournalEntry, 'seq' | 'workflowId' | 'at'>, claim = false): Promise<void> {
+    if (live.superseded) return Promise.resolve();
     change(live.plan);
     live.plan.updatedAt = this.now();
     this.deps.emit({ type: 'WORKFLOW_UPDATE', requestId: live.plan.requestId, payload: live.plan });
     const snapshot = structuredClone(live.plan);
-    live.saving = live.saving.then(() => this.deps.store.save(snapshot, entry));
+    live.saving = live.saving.then(() => this.deps.store.save(snapshot, entry, this.instance, claim)).catch((error: unknown) => {
+      if (!(error instanceof SupersededError)) throw error;
+      live.superseded = true;
+      live.controller.abort();
+      if (this.live.get(live.plan.id) === live) this.live.delete(live.plan.id);
+    });
     return live.saving;
   }
 

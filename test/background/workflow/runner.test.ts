@@ -178,4 +178,30 @@ describe('WorkflowRunner', () => {
     await expect(workflows.approve(proposed.id, [{ id: 'nope', task: 't', site: 'https://alpine.com/', permissions: ['read'] }], false)).rejects.toThrow(/not a step of this plan/);
     expect(latest()!.status).toBe('proposed');
   });
+
+  it('stops an instance that outlived a restart once a new one has resumed the workflow: it writes nothing more', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const base = model();
+    // The first instance's worker call hangs (a fetch a stopped background left behind).
+    const hanging: AgentDeps['stream'] = async function* (config, request) {
+      if (!request.messages[0]!.content.startsWith('You are the research planner')) await held;
+      yield* base(config, request);
+    };
+    const old = runner(fakeTabs(), hanging);
+    await old.start('Compare the jacket', 1, 'user-0000000a');
+    const proposed = await until('proposed');
+    await old.approve(proposed.id, edits(proposed), false, 2);
+    await settled(() => latest()?.steps.every((step) => step.status === 'running') === true, 'both steps running');
+
+    const fresh = runner(fakeTabs());
+    await fresh.resume();
+    await until('done');
+    const report = (await store.journal(proposed.id)).filter((entry) => entry.kind === 'done');
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(report).toHaveLength(1);
+    expect((await store.journal(proposed.id)).filter((entry) => entry.kind === 'done' || entry.kind === 'step-done')).toHaveLength(3);
+    expect((await db.workflows.get(proposed.id))!.evidence).toHaveLength(2);
+  });
 });
