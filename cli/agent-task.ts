@@ -50,7 +50,7 @@ interface PageTask {
 }
 type RunnerPage = typeof globalThis & { browser: ExtensionApi; __jawadRunnerTasks?: Record<string, PageTask> };
 
-interface Drained {
+export interface Drained {
   messages: string[];
   disconnected: boolean;
 }
@@ -107,7 +107,7 @@ async function followTask(host: Page, taskKey: string, tracker: TaskTracker, opt
   }
 }
 
-async function drainTolerantly(host: Page, taskKey: string, failures: { count: number }): Promise<Drained> {
+export async function drainTolerantly(host: Page, taskKey: string, failures: { count: number }): Promise<Drained> {
   try {
     const drained = await drainTaskPort(host, taskKey);
     failures.count = 0;
@@ -145,7 +145,7 @@ function timeoutMessage(timeoutMs: number, tracker: TaskTracker): string {
 
 // ---- The page side -------------------------------------------------------------------------
 
-function openTaskPort(host: Page, taskKey: string, first: SidebarRequest): Promise<void> {
+export function openTaskPort(host: Page, taskKey: string, first: SidebarRequest): Promise<void> {
   return host.evaluate(
     (key, json) => {
       const page = globalThis as unknown as RunnerPage;
@@ -163,7 +163,7 @@ function openTaskPort(host: Page, taskKey: string, first: SidebarRequest): Promi
   );
 }
 
-async function drainTaskPort(host: Page, taskKey: string): Promise<Drained> {
+export async function drainTaskPort(host: Page, taskKey: string): Promise<Drained> {
   const text = await host.evaluate((key) => {
     const task = (globalThis as unknown as RunnerPage).__jawadRunnerTasks?.[key];
     if (!task) return JSON.stringify({ messages: [], disconnected: true });
@@ -172,7 +172,7 @@ async function drainTaskPort(host: Page, taskKey: string): Promise<Drained> {
   return JSON.parse(text) as Drained;
 }
 
-function postOnTaskPort(host: Page, taskKey: string, message: SidebarRequest): Promise<void> {
+export function postOnTaskPort(host: Page, taskKey: string, message: SidebarRequest): Promise<void> {
   return host.evaluate(
     (key, json) => {
       const task = (globalThis as unknown as RunnerPage).__jawadRunnerTasks?.[key];
@@ -184,7 +184,7 @@ function postOnTaskPort(host: Page, taskKey: string, message: SidebarRequest): P
   );
 }
 
-function closeTaskPort(host: Page, taskKey: string): Promise<void> {
+export function closeTaskPort(host: Page, taskKey: string): Promise<void> {
   return host.evaluate((key) => {
     const tasks = (globalThis as unknown as RunnerPage).__jawadRunnerTasks;
     tasks?.[key]?.port.disconnect();

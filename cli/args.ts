@@ -12,11 +12,17 @@ export const DEFAULT_BRIDGE_PORT = 8080;
 export const USAGE = `Usage: jawad run [options] "task"
        jawad bridge [--port N]
        jawad mcp [--port N] [--name NAME] [--launch chromium|firefox] [--approve DECISION] [--check]
+       jawad research [options] [--approve-plan] "intent"
 
-Runs one agent task with Jawad in a real browser and prints the action log as JSON lines.
+run: one agent task with Jawad in a real browser; prints the action log as JSON lines.
+research: plans a workflow across sites for the intent and prints the plan (and every change of it)
+as {"type":"workflow",...} lines; with --approve-plan it approves the plan as proposed, runs it in
+tabs of its own, prints each finished step, and ends with {"type":"report",...}: the report and its
+sources. Without --approve-plan it stops after printing the plan (exit 1: no report).
 
 Options:
-  --url PAGE             the page to open and act on (required)
+  --url PAGE             run: the page to open and act on (required)
+  --approve-plan         research: approve the proposed plan as it is
   --browser NAME         chromium (default) or firefox
   --provider ID          ${PROVIDER_IDS.join(', ')} (default: openai)
   --llm-url URL          the provider's base URL, e.g. http://localhost:11434/v1 (default: the provider's)
@@ -69,7 +75,12 @@ export interface McpOptions {
   headed: boolean;
 }
 
-export type Command = { kind: 'help' } | { kind: 'run'; options: RunOptions } | { kind: 'bridge'; options: BridgeOptions } | { kind: 'mcp'; options: McpOptions };
+export interface ResearchOptions extends Omit<RunOptions, 'url' | 'task'> {
+  intent: string;
+  approvePlan: boolean;
+}
+
+export type Command = { kind: 'help' } | { kind: 'run'; options: RunOptions } | { kind: 'research'; options: ResearchOptions } | { kind: 'bridge'; options: BridgeOptions } | { kind: 'mcp'; options: McpOptions };
 
 /** A mistake on the command line: the message says what is wrong, the caller adds the usage. */
 export class UsageError extends Error {
@@ -91,6 +102,7 @@ const OPTIONS = {
   name: { type: 'string', default: 'mcp' },
   launch: { type: 'string' },
   check: { type: 'boolean', default: false },
+  'approve-plan': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -99,11 +111,12 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Comma
   const { values, positionals } = parseStrictly(argv);
   if (values.help) return { kind: 'help' };
   const [command, ...words] = positionals;
-  if (command === undefined) throw new UsageError('Say what to do: jawad run …, jawad bridge or jawad mcp');
+  if (command === undefined) throw new UsageError('Say what to do: jawad run …, jawad research …, jawad bridge or jawad mcp');
   if (command === 'bridge') return { kind: 'bridge', options: { port: port(values.port) } };
   if (command === 'mcp') return { kind: 'mcp', options: mcpOptions(values) };
-  if (command !== 'run') throw new UsageError(`Unknown command "${command}"; the commands are "run", "bridge" and "mcp".`);
+  if (command !== 'run' && command !== 'research') throw new UsageError(`Unknown command "${command}"; the commands are "run", "research", "bridge" and "mcp".`);
   const task = words.join(' ').trim();
+  if (command === 'research') return { kind: 'research', options: researchOptions(values, env, task) };
   if (!task) throw new UsageError('Give the task as the last argument, in quotes: jawad run --url PAGE "click Save"');
   const approve = oneOf('--approve', values.approve, APPROVALS);
   if (values['approve-critical'] && approve === 'deny') throw new UsageError('--approve-critical only widens an allow: pass --approve allow-once (or allow-site, allow-session) with it.');
@@ -138,6 +151,21 @@ function mcpOptions(values: { port: string; name: string; launch?: string; appro
     approve: oneOf('--approve', values.approve, APPROVALS),
     check: values.check,
     headed: values.headed,
+  };
+}
+
+function researchOptions(values: ReturnType<typeof parseStrictly>['values'], env: NodeJS.ProcessEnv, intent: string): ResearchOptions {
+  if (!intent) throw new UsageError('Give the intent as the last argument, in quotes: jawad research "compare the price of X on these sites: …"');
+  if (values.url !== undefined) throw new UsageError('--url is for jawad run; name the sites in the intent instead.');
+  return {
+    browser: oneOf('--browser', values.browser, BROWSERS),
+    settings: providerSettings(values, env),
+    approve: oneOf('--approve', values.approve, APPROVALS),
+    approveCritical: values['approve-critical'],
+    timeoutMs: timeoutMs(values.timeout),
+    headed: values.headed,
+    approvePlan: values['approve-plan'],
+    intent,
   };
 }
 

@@ -2,7 +2,9 @@
 import { parseCommand, USAGE, UsageError } from './args';
 import { runMcp } from './bridge/mcp-server';
 import { serveBridge } from './bridge/serve';
-import { EXIT_USAGE, runCommand, type Output } from './run';
+import { EXIT_USAGE, runCommand, withJawad, type Output } from './run';
+import { saveProviderSettings } from './agent-task';
+import { runResearch } from './research';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Output): Promise<number> {
   let command;
@@ -19,7 +21,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, output: Outpu
   }
   if (command.kind === 'bridge') return serveBridge(command.options, output, interrupted());
   if (command.kind === 'mcp') return runMcp(command.options, output, env, interrupted());
-  return runCommand(command.options, output);
+  if (command.kind === 'run') return runCommand(command.options, output);
+  const options = command.options;
+  return withJawad(options, output, async (jawad) => {
+    await saveProviderSettings(jawad.host, options.settings);
+    output.progress(`Planning with ${options.settings.model} at ${options.settings.baseUrl}: ${options.intent}`);
+    return runResearch(jawad.host, options, output);
+  });
 }
 
 /** Resolves on Ctrl-C or a termination request: the long-running commands then close cleanly. */

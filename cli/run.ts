@@ -23,7 +23,7 @@ export const EXIT_USAGE = 2;
  * step (buy, pay, delete, send…) is denied unless --approve-critical was passed; then it is allowed
  * once, the only decision a critical step takes.
  */
-export function runnerDecision(step: Pick<AgentStep, 'critical'>, options: Pick<RunOptions, 'approve' | 'approveCritical'>): Decision {
+export function runnerDecision(step: Pick<AgentStep, 'critical'>, options: Pick<RunOptions, 'approve' | 'approveCritical'>): Exclude<Decision, 'deny-all'> {
   if (!step.critical) return options.approve;
   return options.approveCritical && options.approve !== 'deny' ? 'allow-once' : 'deny';
 }
@@ -39,7 +39,12 @@ export function exitCodeFor(answer: StoredMessage): number {
   return answer.status === 'complete' ? EXIT_COMPLETE : EXIT_NOT_COMPLETE;
 }
 
-export async function runCommand(options: RunOptions, output: Output): Promise<number> {
+export function runCommand(options: RunOptions, output: Output): Promise<number> {
+  return withJawad(options, output, (jawad) => runTask(jawad, options, output));
+}
+
+/** Launches the browser with Jawad (building it first if needed), runs `work`, and always closes it. */
+export async function withJawad(options: Pick<RunOptions, 'browser' | 'headed'>, output: Output, work: (jawad: JawadBrowser) => Promise<number>): Promise<number> {
   let jawad: JawadBrowser | undefined;
   const closeOnSignal = () => void jawad?.close().finally(() => process.exit(130));
   process.once('SIGINT', closeOnSignal);
@@ -48,7 +53,7 @@ export async function runCommand(options: RunOptions, output: Output): Promise<n
     await ensureBuild(options.browser, output.progress);
     output.progress(`Starting ${options.browser}${options.headed ? '' : ' (headless)'} with Jawad…`);
     jawad = await launchJawad(options.browser, { headed: options.headed });
-    return await runTask(jawad, options, output);
+    return await work(jawad);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     output.progress(`jawad: ${message}`);

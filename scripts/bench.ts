@@ -14,6 +14,8 @@
  *     one client — scripts/bench/bridge-overhead.ts.
  *  6. history at scale (100k messages, 20k steps): import, open a conversation, search, memory
  *     recall, export — scripts/bench/history.ts.
+ *  5. research mode: background restart → restored workflow shown, and one journal write —
+ *     scripts/bench/workflow-restore.ts (Chromium).
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -36,6 +38,7 @@ import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './be
 import { BRIDGE_PAGE, measureBridgeOverhead, type BridgeOverheadResult } from './bench/bridge-overhead';
 import { measureHistory, type HistoryResult } from './bench/history';
 import { TRANSFER_CHUNK_CHARS } from '../src/protocol';
+import { measureWorkflowRestore, type WorkflowRestoreResult } from './bench/workflow-restore';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -54,6 +57,8 @@ const TARGETS = {
   historyRecallMs: 30,
   historyExportMs: 3_000,
   historyImportMs: 5_000,
+  restoreP95Ms: 300,
+  journalWriteP50Ms: 3,
 } as const;
 
 /** Commands sent one at a time for the bridge's overhead, then again for its throughput. */
@@ -67,6 +72,7 @@ interface BrowserResult {
   agentOverhead: Outcome<AgentOverheadResult>;
   bridge: Outcome<BridgeOverheadResult>;
   history: Outcome<HistoryResult>;
+  workflowRestore?: Outcome<WorkflowRestoreResult>;
 }
 
 const log = (line: string) => console.log(line);
@@ -108,6 +114,8 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       const { latency, missing, clock } = tokenLatency;
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
+    const workflowRestore = name === 'chromium' ? await attempt('workflow restore', () => measureWorkflowRestore(jawad, sidebar, options.runs)) : { error: 'Chromium only (Firefox unloads its event page by idle timeout alone)' };
+    if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms; 3 sites 1 tab p50 ${workflowRestore.wallTime.one.p50.toFixed(0)} ms, 2 tabs p50 ${workflowRestore.wallTime.two.p50.toFixed(0)} ms`);
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
@@ -127,7 +135,7 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
       log(`  ✗ ${error.error}`);
       return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, bridge: error, history: error };
     }
-    return { version, coldOpen, tokenLatency, agentOverhead, bridge, history };
+    return { version, coldOpen, tokenLatency, agentOverhead, bridge, history, workflowRestore };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
@@ -173,6 +181,10 @@ function browserRows(results: Partial<Record<BrowserName, BrowserResult>>, runs:
     { metric: 'bridge overhead per command p50 (ms)', values: per((r) => cell(r.bridge, (b) => b.overhead.p50)), max: TARGETS.bridgeOverheadP50Ms, note: 'round trip − the tool\'s own time; snapshot / get title' },
     { metric: 'bridge overhead per command p95 (ms)', values: per((r) => cell(r.bridge, (b) => b.overhead.p95)), max: TARGETS.bridgeOverheadP95Ms },
     { metric: 'bridge commands per second, one client', values: per((r) => cell(r.bridge, (b) => b.commandsPerSecond)), note: `get title, ${32} in flight` },
+    { metric: 'research: restart → restored workflow shown p95 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.restore.p95) : { error: 'not measured' })), max: TARGETS.restoreP95Ms, note: 'sidebar clock: connection lost → resume line shown' },
+    { metric: 'research: journal write p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.journalWrite.p50) : { error: 'not measured' })), max: TARGETS.journalWriteP50Ms, note: 'plan + journal line, one IndexedDB transaction' },
+    { metric: 'research: 3-site read workflow, 1 tab at a time p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.wallTime.one.p50) : { error: 'not measured' })), note: 'approval → report; model answers at once' },
+    { metric: 'research: 3-site read workflow, 2 tabs at a time p50 (ms)', values: per((r) => (r.workflowRestore ? cell(r.workflowRestore, (w) => w.wallTime.two.p50) : { error: 'not measured' })) },
     { metric: 'tokens missing from the DOM', values: per((r) => cell(r.tokenLatency, (t) => t.missing)), max: 0, note: 'sanity check', digits: 0 },
     ...historyRows(per),
   ];

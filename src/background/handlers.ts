@@ -18,6 +18,7 @@ import type { ToolRegistry } from './tools/registry';
 import type { VoiceService } from './voice/voice-service';
 import type { BridgeService } from './bridge/bridge-service';
 import type { HistoryHandlers } from './history/history-handlers';
+import type { WorkflowHandlers } from './workflow/handlers';
 
 export interface HandlerContext {
   /** Answers the sidebar that sent the request. */
@@ -45,11 +46,13 @@ export interface HandlerDeps {
   bridge: BridgeService;
   /** Search, rename, pin, export, import and costs (history/history-handlers.ts). */
   history: (sendConversations: SendConversations) => HistoryHandlers;
+  /** Research mode's handlers (workflow/handlers.ts). */
+  workflows: WorkflowHandlers;
 }
 
 type SendConversations = (requestId: string, send: (event: BackgroundEvent) => void) => Promise<void>;
 
-export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge, history }: HandlerDeps): HandlerTable {
+export function createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge, history, workflows }: HandlerDeps): HandlerTable {
   const sendConversations: SendConversations = async (requestId, send) => {
     send({ type: 'CONVERSATIONS', requestId, payload: { conversations: await conversations.list() } });
   };
@@ -158,5 +161,6 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
     },
     KILL_BRIDGE: () => bridge.kill(),
     ...history(sendConversations),
+    ...workflows,
   };
 }

@@ -2,8 +2,8 @@
  * Background entry (Chrome service worker / Firefox event page). Listeners are registered
  * synchronously at the top level so the browser can wake this context for them.
  */
-import browser from 'webextension-polyfill';
-import { JawadError, type UsageRecord } from '../protocol';
+import browser, { type Runtime } from 'webextension-polyfill';
+import { JawadError, type BackgroundEvent, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -35,6 +35,11 @@ import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
 import { createToolRegistry } from './tools';
 import { VoiceService } from './voice/voice-service';
+import { WorkflowStore } from '../db/workflows';
+import { browserTabs } from './workflow/browser-tabs';
+import { createWorkflowHandlers } from './workflow/handlers';
+import { WorkflowRunner } from './workflow/runner';
+import { MaskController } from './workflow/mask';
 import { transcribe } from './voice/whisper';
 
 const db = database();
@@ -107,10 +112,29 @@ const bridge: BridgeService = new BridgeService({
 /** Which client holds which tab: kept for the browser session, like session grants. */
 const BRIDGE_OWNERS_KEY = 'bridge.tabOwners';
 
+/** The agent's dependencies, for the chat's agent and each research step alike. */
+const agentDeps = {
+  ...gateDeps,
+  stream,
+  toolModes: { get: (model: string) => settings.toolMode(model), remember: (model: string, mode: 'native' | 'xml') => settings.rememberToolMode(model, mode) },
+  emit: (event: BackgroundEvent) => ports.broadcast(event),
+};
+const mask = new MaskController();
+const workflows = new WorkflowRunner({
+  mask,
+  store: new WorkflowStore(db),
+  conversations,
+  settings: () => settings.load(),
+  agent: agentDeps,
+  tabs: browserTabs,
+  emit: (event) => ports.broadcast(event),
+});
+
 const ready = (async () => {
   await conversations.markInterrupted();
   await steps.markInterrupted();
   await allowProviderOrigin((await settings.load())?.baseUrl);
+  await workflows.resume();
 })();
 
 const chat: ChatService = new ChatService({
@@ -119,10 +143,7 @@ const chat: ChatService = new ChatService({
   readPage: readActivePage,
   stream,
   agent: new AgentRunner({
-    ...gateDeps,
-    stream,
-    toolModes: { get: (model) => settings.toolMode(model), remember: (model, mode) => settings.rememberToolMode(model, mode) },
-    emit: (event) => ports.broadcast(event),
+    ...agentDeps,
   }),
   emit: (event) => ports.broadcast(event),
   memory,
@@ -141,6 +162,7 @@ const ports = new SidebarPorts(
     harbor,
     broker,
     bridge,
+    workflows: createWorkflowHandlers(workflows),
     history: (sendConversations) => createHistoryHandlers({ db, conversations, steps, search, costs, memory, budget, sendConversations }),
   }),
   { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') },
@@ -153,6 +175,13 @@ onKeepAlive(() => void ready.then(() => bridge.wake()));
 void ready.then(() => bridge.start());
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
+browser.tabs.onRemoved.addListener((tabId) => workflows.tabRemoved(tabId));
+mask.listen();
+browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
+  // The mask's Stop button, in a tab a research step drives.
+  if ((message as { type?: unknown } | null)?.type === 'MASK_STOP' && sender.tab?.id !== undefined) void workflows.stopFromTab(sender.tab.id);
+  return undefined;
+});
 
 browser.runtime.onInstalled.addListener((details) => {
   createPopupMenu();

@@ -3,6 +3,8 @@ import type * as z from 'zod/mini';
 import pageAgentFile from '../content/page-agent.iife.ts?script';
 import { PAGE_AGENT_INSTALLED, READER_INSTALLED } from '../content/installed-flags';
 import readerFile from '../content/reader.iife.ts?script';
+import maskFile from '../content/mask.iife.ts?script';
+import { MASK_INSTALLED } from '../content/mask-tag';
 import { JawadError, parseContentReply, validationDetails, type ContentRequest } from '../protocol';
 
 const ANSWER_TIMEOUT_MS = 15_000;
@@ -60,6 +62,8 @@ export interface PageScript {
 export const READER: PageScript = { file: readerFile, installedFlag: READER_INSTALLED };
 /** Snapshot and actions by ref. */
 export const PAGE_AGENT: PageScript = { file: pageAgentFile, installedFlag: PAGE_AGENT_INSTALLED };
+/** The overlay over a tab a research step drives. */
+export const MASK: PageScript = { file: maskFile, installedFlag: MASK_INSTALLED };
 
 /**
  * Injects one of Jawad's on-demand page scripts (only now: pages the user never asks about run

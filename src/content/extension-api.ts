@@ -4,6 +4,7 @@
  */
 export interface ContentRuntime {
   id: string;
+  sendMessage(message: unknown): Promise<unknown>;
   onMessage: {
     addListener(
       listener: (message: unknown, sender: { id?: string }, sendResponse: (response: unknown) => void) => boolean | undefined,

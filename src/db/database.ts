@@ -1,6 +1,17 @@
 import Dexie, { type DBCore, type DBCoreMutateRequest, type EntityTable } from 'dexie';
 import type { RequestShape } from '../background/llm/request-shape';
-import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
+import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings, WorkflowPlan } from '../protocol';
+
+/** One line of a workflow's journal. */
+export interface JournalEntry {
+  seq?: number;
+  workflowId: string;
+  at: number;
+  /** What happened ("planned", "approved", "step-start", "step-end", "resumed", …). */
+  kind: string;
+  stepId?: string;
+  detail?: string;
+}
 
 /**
  * A stored message plus what only the background needs: the page text that was attached (so later
@@ -85,6 +96,10 @@ export class JawadDatabase extends Dexie {
   /** Recently read pages (seed 003's page cache), bounded; cleared with history. */
   pages!: EntityTable<CachedPage, 'url'>;
   private readonly changeListeners = new Set<(change: RowChange) => void>();
+  /** Research workflows: the whole plan (steps, evidence, tabs), rewritten on every change. */
+  workflows!: EntityTable<WorkflowPlan, 'id'>;
+  /** What happened to each workflow, in order: what a restart resumes from and what a reader audits. */
+  workflowJournal!: EntityTable<JournalEntry, 'seq'>;
 
   constructor(name = 'jawad') {
     super(name);
@@ -107,6 +122,11 @@ export class JawadDatabase extends Dexie {
     });
     this.version(6).stores({
       bridgeClients: 'id, tokenHash',
+    });
+    // Research mode (issue 12): the plans with their steps and evidence, and the journal of every change.
+    this.version(7).stores({
+      workflows: 'id, status, updatedAt',
+      workflowJournal: '++seq, workflowId',
     });
     this.use({ stack: 'dbcore', name: 'row-changes', create: (down) => this.reportChanges(down) });
   }

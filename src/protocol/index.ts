@@ -9,3 +9,4 @@ export * from './settings';
 export * from './usage';
 export * from './caps';
 export * from './secret-fields';
+export * from './workflow';

@@ -9,6 +9,7 @@ import { CAPS } from './caps';
 import { ErrorPayload } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
+import { DEFAULT_PARALLEL, MAX_PARALLEL, MAX_WORKFLOW_STEPS, PlanEdit, WorkflowPlan } from './workflow';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
 const RequestId = z.string().check(z.regex(REQUEST_ID_PATTERN, 'requestId must be a request-id chain like user-1a2b3c4d'));
@@ -212,6 +213,24 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   /** Disconnects and stops every client's command and prompt at once. */
   message('KILL_BRIDGE', Empty),
   ...historyRequests(),
+  /** Research mode: the model plans a workflow for this intent; the plan comes back as WORKFLOW_UPDATE (proposed). */
+  message('START_WORKFLOW', z.object({
+    intent: z.string().check(z.trim(), z.minLength(1, 'Say what to research first'), z.maxLength(4_000)),
+    windowId: WindowId,
+  })),
+  /** The user's approval of a proposed plan, as edited (reordered, sites changed, steps removed). */
+  message('APPROVE_WORKFLOW', z.object({
+    workflowId: Id,
+    steps: z.array(PlanEdit).check(z.minLength(1, 'Keep at least one step'), z.maxLength(MAX_WORKFLOW_STEPS)),
+    keepTabs: z._default(z.boolean(), false),
+    /** How many read-only steps may run side by side. */
+    parallel: z._default(z.int().check(z.minimum(1), z.maximum(MAX_PARALLEL)), DEFAULT_PARALLEL),
+  })),
+  /** After a restart, a step that may have changed something runs again only on this (or is skipped). */
+  message('CONFIRM_WORKFLOW_STEP', z.object({ workflowId: Id, stepId: Id, run: z.boolean() })),
+  message('CANCEL_WORKFLOW', z.object({ workflowId: Id })),
+  /** The workflows not yet finished, and the last finished one: one WORKFLOW_UPDATE each. */
+  message('GET_WORKFLOWS', Empty),
 ]);
 export type SidebarRequest = z.infer<typeof SidebarRequest>;
 export type SidebarRequestType = SidebarRequest['type'];
@@ -322,6 +341,8 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   message('BRIDGE_STATUS', BridgeStatus),
   message('ACTIVITY_LOG', z.object({ entries: z.array(ActivityEntry) })),
   ...historyEvents(),
+  /** The whole plan, on every change of it. */
+  message('WORKFLOW_UPDATE', WorkflowPlan),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;

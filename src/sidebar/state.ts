@@ -25,6 +25,7 @@ import {
   type TestResultPayload,
   type ToolListing,
   type ToolResult,
+  type WorkflowPlan,
 } from '../protocol';
 
 export interface ChatState {
@@ -69,6 +70,8 @@ export interface ChatState {
   budgetPrompts: BudgetPrompt[];
   /** The memory view's "try a question": what memory would use. */
   recall: { question: string; used: UsedContext[] } | undefined;
+  /** The research workflow on screen: the newest one the background told of. */
+  workflow: WorkflowPlan | undefined;
 }
 
 export type BudgetPrompt = BackgroundEventOf<'BUDGET_REQUEST'>['payload'];
@@ -97,6 +100,7 @@ export const initialState: ChatState = {
   trace: undefined,
   budgetPrompts: [],
   recall: undefined,
+  workflow: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -210,7 +214,16 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
     case 'ARCHIVE_PART':
     case 'MARKDOWN':
       return state; // files to save: the store hands them to the browser (store.ts)
+    case 'WORKFLOW_UPDATE':
+      return { ...state, workflow: showWorkflow(state.workflow, event.payload) };
   }
+}
+
+/** The same workflow's newer version, or a newer workflow, replaces the one on screen. */
+export function showWorkflow(shown: WorkflowPlan | undefined, incoming: WorkflowPlan): WorkflowPlan {
+  if (!shown) return incoming;
+  if (shown.id === incoming.id) return incoming.updatedAt >= shown.updatedAt ? incoming : shown;
+  return incoming.createdAt >= shown.createdAt ? incoming : shown;
 }
 
 /**

@@ -1,11 +1,11 @@
 import { computed, signal } from '@preact/signals';
-import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type ProviderSettings, type VoiceSettings } from '../protocol';
+import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type PlanEdit, type ProviderSettings, type VoiceSettings } from '../protocol';
 import { saveFile } from './files';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
-export type View = 'chat' | 'history' | 'settings' | 'tools' | 'memory' | 'bridge';
+export type View = 'chat' | 'history' | 'settings' | 'tools' | 'memory' | 'bridge' | 'research';
 
 const DRAFT_KEY = 'jawad.draft';
 const CONVERSATION_KEY = 'jawad.conversation';
@@ -23,6 +23,8 @@ export const toolRunning = signal(false);
 export const streaming = computed(() => isStreaming(state.value));
 /** An answer streams, an agent step runs, or a prompt waits on the user: keep the background up. */
 export const waiting = computed(() => isWaiting(state.value));
+/** A workflow is being planned or run: the background works for the user (and must stay up where it can). */
+export const workflowBusy = computed(() => ['planning', 'running'].includes(state.value.workflow?.status ?? ''));
 export const pendingPrompt = computed(() => pendingPrompts(state.value));
 /** The step whose PERMISSION_RESPONSE is on its way, so a second click cannot answer it twice. */
 export const answeringStep = signal<string | undefined>(undefined);
@@ -44,7 +46,7 @@ const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
   // While the bridge is on, a paired client's prompt can come at any time: reconnect at once.
-  mustStayConnected: () => waiting.value || Boolean(state.value.bridge?.enabled),
+  mustStayConnected: () => waiting.value || workflowBusy.value || Boolean(state.value.bridge?.enabled),
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') {
@@ -63,7 +65,8 @@ const client = new PortClient({
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
     else sessionStorage.removeItem(CONVERSATION_KEY);
     forgetAnsweredPrompts();
-    client.setKeepalive(waiting.value);
+    if (event.type === 'WORKFLOW_UPDATE') followWorkflow();
+    client.setKeepalive(waiting.value || workflowBusy.value);
   },
   onInvalidEvent: (error) => console.error('Jawad: invalid message from the background', error),
 });
@@ -87,6 +90,7 @@ function resync(): void {
   send({ type: 'GET_SETTINGS', payload: {} });
   send({ type: 'GET_VOICE_SETTINGS', payload: {} });
   send({ type: 'LIST_CONVERSATIONS', payload: {} });
+  send({ type: 'GET_WORKFLOWS', payload: {} });
   const open = state.value.conversation?.id ?? sessionStorage.getItem(CONVERSATION_KEY);
   if (open) send({ type: 'OPEN_CONVERSATION', payload: { conversationId: open } });
 }
@@ -408,4 +412,43 @@ export function answerBudget(id: string, decision: 'continue' | 'stop'): void {
 
 export function previewRecall(question: string): void {
   if (question.trim()) send({ type: 'PREVIEW_RECALL', payload: { question, ...(state.value.conversation ? { conversationId: state.value.conversation.id } : {}), ...(windowId === undefined ? {} : { windowId }) } });
+}
+
+/**
+ * The running workflow's steps and prompts live in its conversation: the research view opens it,
+ * so a step that asks shows its prompt there.
+ */
+function followWorkflow(): void {
+  const workflow = state.value.workflow;
+  const conversationId = workflow?.conversationId;
+  if (workflow?.status === 'done' && conversationId && reported !== workflow.id) {
+    // The report was saved to history: the list and the open conversation show it.
+    reported = workflow.id;
+    send({ type: 'LIST_CONVERSATIONS', payload: {} });
+    if (state.value.conversation?.id === conversationId) send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
+    return;
+  }
+  if (view.value !== 'research' || !conversationId || state.value.conversation?.id === conversationId) return;
+  if (followed === conversationId) return;
+  followed = conversationId;
+  send({ type: 'OPEN_CONVERSATION', payload: { conversationId } });
+}
+let followed: string | undefined;
+let reported: string | undefined;
+
+export function startWorkflow(intent: string): void {
+  send({ type: 'START_WORKFLOW', payload: { intent, ...(windowId === undefined ? {} : { windowId }) } });
+}
+
+export function approveWorkflow(workflowId: string, steps: PlanEdit[], keepTabs: boolean, parallel: number): void {
+  followed = undefined;
+  send({ type: 'APPROVE_WORKFLOW', payload: { workflowId, steps, keepTabs, parallel } });
+}
+
+export function cancelWorkflow(workflowId: string): void {
+  send({ type: 'CANCEL_WORKFLOW', payload: { workflowId } });
+}
+
+export function confirmWorkflowStep(workflowId: string, stepId: string, run: boolean): void {
+  send({ type: 'CONFIRM_WORKFLOW_STEP', payload: { workflowId, stepId, run } });
 }

@@ -16,6 +16,7 @@ import { VoiceService } from '../../src/background/voice/voice-service';
 import { PermissionBroker } from '../../src/background/gate/permission-broker';
 import { HarborStore } from '../../src/db/harbor-store';
 import { StepStore } from '../../src/db/steps';
+import { createWorkflowHandlers } from '../../src/background/workflow/handlers';
 
 const REQ = 'user-00000abc';
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-secret-key-1234', timeoutSeconds: 60 };
@@ -62,7 +63,7 @@ beforeEach(() => {
   const search = new SearchIndex(db);
   const history = (sendConversations: Parameters<typeof createHistoryHandlers>[0]['sendConversations']) =>
     createHistoryHandlers({ db, conversations, steps, search, costs: new CostService(db), memory: new MemoryService({ db, search, activeUrl: async () => undefined }), budget: { respond: () => undefined }, sendConversations });
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService, history });
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService, history, workflows: createWorkflowHandlers({ start: vi.fn(), approve: vi.fn(), confirmStep: vi.fn(), cancel: vi.fn(), shown: async () => [] }) });
 });
 afterEach(async () => {
   await db.delete();

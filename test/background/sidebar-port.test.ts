@@ -22,6 +22,7 @@ function spyTable(): SpyTable {
     'APPROVE_PAIRING', 'REFUSE_PAIRING', 'UNPAIR_CLIENT', 'KILL_BRIDGE',
     'SEARCH_HISTORY', 'RENAME_CONVERSATION', 'PIN_CONVERSATION', 'EXPORT_ARCHIVE', 'EXPORT_MARKDOWN', 'IMPORT_PART', 'GET_COSTS',
     'LIST_MEMORIES', 'SAVE_MEMORY', 'FORGET_MEMORY', 'SET_MEMORY_ENABLED', 'GET_TRACE', 'SAVE_BUDGETS', 'SAVE_PRICE', 'BUDGET_RESPONSE', 'PREVIEW_RECALL',
+    'START_WORKFLOW', 'APPROVE_WORKFLOW', 'CONFIRM_WORKFLOW_STEP', 'CANCEL_WORKFLOW', 'GET_WORKFLOWS',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -149,6 +150,11 @@ describe('SidebarPorts.dispatch', () => {
       SAVE_PRICE: { key: 'openai/gpt-4o', price: null },
       BUDGET_RESPONSE: { id: 'b1', decision: 'stop' },
       PREVIEW_RECALL: { question: 'cat name?' },
+      START_WORKFLOW: { intent: 'compare' },
+      APPROVE_WORKFLOW: { workflowId: 'w1', steps: [{ id: 's1', task: 'read', site: 'https://example.com/', permissions: ['read'] }] },
+      CONFIRM_WORKFLOW_STEP: { workflowId: 'w1', stepId: 's1', run: true },
+      CANCEL_WORKFLOW: { workflowId: 'w1' },
+      GET_WORKFLOWS: {},
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

@@ -56,7 +56,7 @@ describe('parseCommand', () => {
 
   it.each([
     [[], /jawad run/],
-    [['walk', '--url', PAGE, 'task'], /Unknown command "walk"; the commands are "run", "bridge" and "mcp"/],
+    [['walk', '--url', PAGE, 'task'], /Unknown command "walk"; the commands are "run", "research", "bridge" and "mcp"/],
     [['run', '--url', PAGE], /Give the task/],
     [['run', 'task'], /--url is required/],
     [['run', '--url', 'not a url', 'task'], /is not a URL/],

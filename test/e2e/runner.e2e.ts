@@ -6,42 +6,11 @@
  * account of whether the click happened.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startProviderServer, type ProviderServer, type RecordedRequest } from '../support/provider-server';
 import { browsersUnderTest } from './support/extension-browser';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const RUN_TIMEOUT_MS = 90_000;
-
-interface CliRun {
-  code: number | null;
-  lines: Array<Record<string, unknown>>;
-  stderr: string;
-}
-
-/** Runs a command in the checkout and collects stdout as JSON lines. */
-function runCli(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS - 5_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      try {
-        const lines = stdout.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Record<string, unknown>);
-        done({ code, lines, stderr });
-      } catch (error) {
-        fail(new Error(`stdout is not JSON lines (${String(error)}):\n${stdout}\nstderr:\n${stderr}`));
-      }
-    });
-  });
-}
+import { ROOT, RUN_TIMEOUT_MS, runCli, type CliRun } from './support/cli-process';
 
 /** The text `get` read from the form, as the agent sent it to the model. */
 function formTextSeenByModel(requests: RecordedRequest[]): string {

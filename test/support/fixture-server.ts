@@ -46,8 +46,11 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-/** Serves test/fixtures on 127.0.0.1 — realistic pages for the extension to read. */
-export async function startFixtureServer(): Promise<FixtureServer> {
+/**
+ * Serves test/fixtures on 127.0.0.1 — realistic pages for the extension to read. `host` puts it on
+ * another loopback address (127.0.0.2): a site of its own, for tests that need several.
+ */
+export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureServer> {
   const hits: string[] = [];
   const requests: FixtureRequest[] = [];
   const server: Server = createServer((request, response) => {
@@ -71,10 +74,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     response.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
     createReadStream(file).pipe(response);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  await new Promise<void>((done) => server.listen(0, host, done));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     hits,
     requests,
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),

@@ -10,6 +10,7 @@ import type { LlmConfig, LlmMessage, StreamEvent, ToolCall, ToolDefinition } fro
 import { StepGate, type GateDeps, type GatedTask } from '../gate/step-gate';
 import { USER } from '../gate/permission-broker';
 import { addUsage, usageOf } from '../llm/usage-meter';
+import type { ApprovedSite } from '../gate/guard';
 import { progressReport } from './report';
 
 export type { TaskTab } from '../gate/step-gate';
@@ -40,6 +41,8 @@ export interface AgentTask {
   onText: (text: string) => void;
   /** The model's thinking, shown apart from the answer and never sent back. */
   onReasoning?: (text: string) => void;
+  /** A research step's approved plan: its sites and levels are the task's scope. */
+  approved?: readonly ApprovedSite[];
 }
 
 export interface AgentOutcome {

@@ -5,7 +5,7 @@
  *
  * It assumes the model obeys whatever it reads, so it judges the data, not the model's intent.
  */
-import type { Egress } from '../../protocol';
+import type { Egress, PermissionLevel } from '../../protocol';
 import { siteOf } from '../harbor/site';
 
 /** Words short enough to be everywhere carry no information; anything with a digit or @ does. */
@@ -119,15 +119,37 @@ export class PageDataLedger {
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"'`)\]]+/gi;
 
+/** A site an approved research plan may visit, and the most it may do there. */
+export interface ApprovedSite {
+  site: string;
+  level: PermissionLevel;
+}
+
+const LEVEL_RANK: readonly PermissionLevel[] = ['read-only', 'navigate', 'interact', 'submit'];
+
 /** The sites and tabs a task may use without asking: where it started, what the user named, what the user approved. */
 export class TaskScope {
   private readonly sites = new Set<string>();
   private readonly tabs = new Set<number>();
+  /** Set for a research plan's task: the approved sites and levels; a level above asks. */
+  private readonly approved: Map<string, PermissionLevel> | undefined;
 
-  constructor(start: { tabId: number; url: string }, userText: string) {
+  constructor(start: { tabId: number; url: string }, userText: string, approved?: readonly ApprovedSite[]) {
     this.tabs.add(start.tabId);
     this.allowSite(siteOf(start.url));
     for (const url of userText.match(URL_IN_TEXT) ?? []) this.allowSite(siteOf(url));
+    if (approved) {
+      this.approved = new Map(approved.map(({ site, level }) => [site, level]));
+      for (const { site } of approved) this.allowSite(site);
+    }
+  }
+
+  /** Why a step asks although Harbor's grants might let it run: it goes beyond what the user approved in the plan. */
+  beyondApproved(site: string, level: PermissionLevel): string | undefined {
+    if (!this.approved || level === 'read-only') return undefined;
+    const allowed = this.approved.get(site);
+    if (allowed && LEVEL_RANK.indexOf(level) <= LEVEL_RANK.indexOf(allowed)) return undefined;
+    return allowed ? `The approved plan lets this task only ${allowed === 'read-only' ? 'read' : allowed} on ${site}.` : `${site} is not in the approved plan.`;
   }
 
   allowSite(site: string): void {

@@ -27,7 +27,7 @@ import type { ToolOutcome, ToolRegistry } from '../tools/registry';
 import { deniedForModel, resultForModel, resultText, summarise } from '../agent/tool-results';
 import { LoopDetector } from '../agent/loop-detector';
 import { classifyStep, originOf, type StepClass } from './classify';
-import { guardStep, PageDataLedger, TaskScope } from './guard';
+import { guardStep, PageDataLedger, TaskScope, type ApprovedSite } from './guard';
 import type { PermissionBroker } from './permission-broker';
 
 export interface TaskTab {
@@ -76,6 +76,8 @@ export interface GateTask {
   answeredBy?: string;
   /** Where the task's steps act; defaults to the active tab of its window (the bridge routes per client). */
   tab?: () => Promise<TaskTab>;
+  /** A research plan's approved sites and levels: its scope (see TaskScope). */
+  approved?: readonly ApprovedSite[];
 }
 
 /** Everything the gate keeps for one task between steps. */
@@ -152,7 +154,7 @@ export class StepGate {
   /** Starts a task in the active tab of its window: that tab and site are its own. */
   async open(task: GateTask, userText: string): Promise<GatedTask> {
     const start = await this.tabOf(task);
-    return new GatedTask(task, start.windowId, new TaskScope({ tabId: start.id, url: start.url }, userText));
+    return new GatedTask(task, start.windowId, new TaskScope({ tabId: start.id, url: start.url }, userText, task.approved));
   }
 
   /** One tool call, from proposal to result. */
@@ -200,7 +202,8 @@ export class StepGate {
     const policy = await this.deps.harbor.policy(state.task.principal);
     const guard = guardStep(classified.facts, state.scope, state.ledger);
     let verdict = checkPermission(policy, base.tool, classified.level, classified.site, classified.critical);
-    const forced = [...guard.reasons, ...(described.unreadable ? ['Jawad could not inspect the target element.'] : [])];
+    const beyondPlan = state.scope.beyondApproved(classified.site, classified.level);
+    const forced = [...guard.reasons, ...(beyondPlan ? [beyondPlan] : []), ...(described.unreadable ? ['Jawad could not inspect the target element.'] : [])];
     if (verdict === 'auto-approve' && (forced.length > 0 || classified.readsSecret)) verdict = 'ask';
     const reasons = verdict === 'auto-approve' ? [] : [...classified.reasons, ...forced];
     if (verdict === 'ask' && reasons.length === 0) reasons.push(askingReason(classified.level, classified.site));

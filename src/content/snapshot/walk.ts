@@ -3,6 +3,7 @@
  * closed shadow roots, slots) that lists every element a user can act on with a stable ref, plus
  * the visible text around them, in a compact outline. Hidden content never appears.
  */
+import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
@@ -31,7 +32,8 @@ export const LIST_WINDOW = 20;
 const LIST_TAGS = new Set(['ul', 'ol', 'tbody', 'table', 'dl', 'menu']);
 const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tree', 'feed', 'menu', 'treegrid']);
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed']);
+// MASK_TAG: Jawad's own overlay over a tab it drives is not part of the page.
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed', MASK_TAG]);
 const FRAMES = new Set(['iframe', 'frame']);
 /**
  * Longer text is folded, and the line says so: the snapshot is for finding things and acting;
@@ -148,7 +150,8 @@ export function coveredBy(element: Element, rect: DOMRect, view: Window): string
   const y = rect.top + rect.height / 2;
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;
   const root = element.getRootNode() as Document | ShadowRoot;
-  const hit = root.elementFromPoint(x, y);
+  // Jawad's mask keeps the user's clicks off the page, not the agent's: look through it.
+  const hit = root.elementsFromPoint(x, y).find((candidate) => candidate.localName !== MASK_TAG);
   if (!hit || contains(element, hit) || contains(hit, element)) return undefined;
   if (Array.from((element as HTMLInputElement).labels ?? []).some((label) => contains(label, hit))) return undefined;
   const owner = hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;

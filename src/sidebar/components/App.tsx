@@ -8,7 +8,8 @@ const HistoryView = lazyView(() => import('./HistoryView').then((m) => m.History
 const ToolsView = lazyView(() => import('./ToolsView').then((m) => m.ToolsView));
 const BridgeView = lazyView(() => import('./BridgePanel').then((m) => m.BridgePanel));
 const MemoryView = lazyView(() => import('./MemoryView').then((m) => m.MemoryView));
-const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, memory: MemoryView, bridge: BridgeView, chat: ChatView } as const;
+const ResearchView = lazyView(() => import('./ResearchView').then((m) => m.ResearchView));
+const VIEWS = { settings: SettingsView, history: HistoryView, tools: ToolsView, memory: MemoryView, bridge: BridgeView, research: ResearchView, chat: ChatView } as const;
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', connected: '', idle: '', reconnecting: 'Reconnecting to Jawad…' } as const;
 
@@ -45,6 +46,7 @@ export function App() {
           <button type="button" onClick={newConversation}>
             New chat
           </button>
+          <NavButton target="research" label="Research" />
           <NavButton target="history" label="History" />
           <NavButton target="memory" label="Memory" />
           <NavButton target="tools" label="Tools" />

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { dismissBanner, loadEarlier, openConversation, state, view } from '../store';
+import { loadEarlier, openConversation, state, view } from '../store';
 import type { AgentStep } from '../../protocol';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 import { BudgetPrompt } from './BudgetPrompt';
+import { ErrorBanner } from './ErrorBanner';
 import { PermissionPrompt } from './PermissionPrompt';
 import { Icon } from './Icon';
 import { lazyView } from './lazy';
@@ -64,7 +65,7 @@ function useFocus(list: { current: HTMLDivElement | null }, focus: string | unde
 }
 
 export function ChatView() {
-  const { messages, banner, steps, earlier, focus, costs } = state.value;
+  const { messages, steps, earlier, focus, costs } = state.value;
   const list = useRef<HTMLDivElement>(null);
   const lastAssistant = [...messages].reverse().find((m) => m.role === 'assistant');
   const lastLength = messages.at(-1)?.content.length ?? 0;
@@ -91,14 +92,7 @@ export function ChatView() {
           ))
         )}
       </div>
-      {banner && (
-        <div class="banner" role="alert" data-code={banner.code}>
-          <span>{banner.message}</span>
-          <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
-            <Icon name="close" />
-          </button>
-        </div>
-      )}
+      <ErrorBanner />
       {state.value.trace && <TraceView />}
       <BudgetPrompt />
       <WaitingElsewhere />

@@ -375,3 +375,21 @@ describe('the step gate under the agent', () => {
     expect(prompts()[0]!.reasons.join(' ')).toContain('has read data from http://127.0.0.1:8080; this step sends to http://127.0.0.1:9999');
   });
 });
+
+describe('AgentRunner in a research step (an approved plan as scope)', () => {
+  it('asks for a click above the approved level even on a site with a grant, and reads without asking', async () => {
+    const { task: t } = task({ approved: [{ site: 'http://127.0.0.1', level: 'read-only' }] });
+    await harbor.decide('allow-site', { site: 'http://127.0.0.1', level: 'interact', critical: false });
+    await runner(model([[['snapshot', {}]], [['click', { ref: 'e1' }]], 'Added.'])).run(t);
+    expect(prompts().map((s) => [s.tool, s.reasons])).toEqual([['click', ['The approved plan lets this task only read on http://127.0.0.1.']]]);
+    expect(ran).toEqual(['click e1']);
+  });
+
+  it('lets a granted click run without asking where the plan approved interacting', async () => {
+    const { task: t } = task({ approved: [{ site: 'http://127.0.0.1', level: 'interact' }] });
+    await harbor.decide('allow-site', { site: 'http://127.0.0.1', level: 'interact', critical: false });
+    await runner(model([[['click', { ref: 'e1' }]], 'Added.'])).run(t);
+    expect(prompts()).toEqual([]);
+    expect(ran).toEqual(['click e1']);
+  });
+});

@@ -102,3 +102,25 @@ describe('guardStep', () => {
     expect(away.egress).toHaveLength(1);
   });
 });
+
+describe('TaskScope with an approved research plan', () => {
+  const approved = [{ site: 'https://alpine.com', level: 'navigate' as const }, { site: 'http://127.0.0.1', level: 'read-only' as const }];
+  const scope = () => new TaskScope({ tabId: 1, url: 'https://www.alpine.com/jacket' }, 'compare jackets', approved);
+
+  it('makes the approved sites the task’s own', () => {
+    expect(scope().hasSite('http://127.0.0.1')).toBe(true);
+    expect(scope().hasSite('https://boreal.com')).toBe(false);
+  });
+
+  it('asks for anything above the approved level or off the plan, never for reading', () => {
+    expect(scope().beyondApproved('https://alpine.com', 'navigate')).toBeUndefined();
+    expect(scope().beyondApproved('https://alpine.com', 'interact')).toBe('The approved plan lets this task only navigate on https://alpine.com.');
+    expect(scope().beyondApproved('http://127.0.0.1', 'navigate')).toBe('The approved plan lets this task only read on http://127.0.0.1.');
+    expect(scope().beyondApproved('https://boreal.com', 'interact')).toBe('https://boreal.com is not in the approved plan.');
+    expect(scope().beyondApproved('https://boreal.com', 'read-only')).toBeUndefined();
+  });
+
+  it('changes nothing for a task without a plan', () => {
+    expect(new TaskScope({ tabId: 1, url: 'https://alpine.com/' }, 'x').beyondApproved('https://alpine.com', 'submit')).toBeUndefined();
+  });
+});
