@@ -43,7 +43,7 @@ let windowId: number | undefined;
 const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
-  mustStayConnected: () => waiting.value,
+  mustStayConnected: () => busy(),
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') {
@@ -62,10 +62,18 @@ const client = new PortClient({
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
     else sessionStorage.removeItem(CONVERSATION_KEY);
     forgetAnsweredPrompts();
-    client.setKeepalive(waiting.value);
+    client.setKeepalive(busy());
   },
   onInvalidEvent: (error) => console.error('Jawad: invalid message from the background', error),
 });
+
+/**
+ * The background must stay up: an answer or a task is under way, or an import or export is (Chrome
+ * stops a service worker that receives no event for 30 s, even in the middle of a long import).
+ */
+function busy(): boolean {
+  return waiting.value || transfer.value !== undefined;
+}
 
 export const voiceInput = new VoiceController({
   send: (message) => send(message),
@@ -233,6 +241,7 @@ export function dismissBanner(): void {
 
 /** An export or import in progress, for the history view to say so. */
 export const transfer = signal<'exporting' | 'importing' | undefined>(undefined);
+transfer.subscribe(() => client.setKeepalive(busy()));
 /** The file chosen for import, kept until the user confirms or cancels the preview. */
 let pendingImport: { name: string; text: string } | undefined;
 const archiveParts = new Map<string, string[]>();
