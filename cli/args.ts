@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { PROVIDER_IDS, PROVIDER_PRESETS, type Decision, type ProviderId, type ProviderSettings } from '../src/protocol';
 import type { BrowserName } from './launch';
 
-export const APPROVALS = ['deny', 'allow-once', 'allow-site'] as const satisfies readonly Decision[];
+export const APPROVALS = ['deny', 'allow-once', 'allow-site', 'allow-session'] as const satisfies readonly Decision[];
 export type Approval = (typeof APPROVALS)[number];
 const BROWSERS = ['chromium', 'firefox'] as const satisfies readonly BrowserName[];
 const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -19,7 +19,10 @@ Options:
   --llm-url URL          the provider's base URL, e.g. http://localhost:11434/v1 (default: the provider's)
   --model NAME           the model (default: the provider's usual one; required for custom)
   --api-key KEY          the provider's key (or set JAWAD_API_KEY, which ps cannot show)
-  --approve DECISION     how to answer every permission prompt: deny (default), allow-once, allow-site
+  --approve DECISION     how to answer every permission prompt: deny (default), allow-once,
+                         allow-site, allow-session. Critical steps (buy, pay, delete, send…)
+                         are still denied, and recorded as such, unless --approve-critical
+  --approve-critical     also allow critical steps, once each (needs an allow-* --approve)
   --timeout SECONDS      give up after this long (default: ${DEFAULT_TIMEOUT_SECONDS})
   --headed               show the browser window (default: headless)
   -h, --help             show this help
@@ -34,6 +37,8 @@ export interface RunOptions {
   url: string;
   settings: ProviderSettings;
   approve: Approval;
+  /** Critical steps are allowed only when this was passed explicitly; otherwise they are denied. */
+  approveCritical: boolean;
   timeoutMs: number;
   headed: boolean;
   task: string;
@@ -54,6 +59,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'api-key': { type: 'string' },
   approve: { type: 'string', default: 'deny' },
+  'approve-critical': { type: 'boolean', default: false },
   timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_SECONDS) },
   headed: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -68,13 +74,16 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Comma
   if (command !== 'run') throw new UsageError(`Unknown command "${command}"; the only one is "run".`);
   const task = words.join(' ').trim();
   if (!task) throw new UsageError('Give the task as the last argument, in quotes: jawad run --url PAGE "click Save"');
+  const approve = oneOf('--approve', values.approve, APPROVALS);
+  if (values['approve-critical'] && approve === 'deny') throw new UsageError('--approve-critical only widens an allow: pass --approve allow-once (or allow-site, allow-session) with it.');
   return {
     kind: 'run',
     options: {
       browser: oneOf('--browser', values.browser, BROWSERS),
       url: pageUrl(values.url),
       settings: providerSettings(values, env),
-      approve: oneOf('--approve', values.approve, APPROVALS),
+      approve,
+      approveCritical: values['approve-critical'],
       timeoutMs: timeoutMs(values.timeout),
       headed: values.headed,
       task,

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
+import type { Browser as ExtensionApi } from 'webextension-polyfill';
 
 export type BrowserName = 'chromium' | 'firefox';
 
@@ -23,6 +24,14 @@ const FIREFOX_UUID = '5a1d0c3e-7a2b-4c1d-9e8f-00000000a7d0';
 export function browsersUnderTest(): BrowserName[] {
   const wanted = (process.env.JAWAD_BROWSERS ?? 'chromium,firefox').split(',').map((s) => s.trim());
   return (['chromium', 'firefox'] as const).filter((name) => wanted.includes(name));
+}
+
+/**
+ * Chromium's sandbox cannot start as root, so root (containers, CI) gets --no-sandbox; every other
+ * user keeps the sandbox. Where there are no uids (Windows) process.getuid is undefined: no flag.
+ */
+export function sandboxFlags(uid: number | undefined = process.getuid?.()): string[] {
+  return uid === 0 ? ['--no-sandbox'] : [];
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -99,6 +108,8 @@ export interface JawadBrowser {
   browser: Browser;
   /** The extension's base URL, ending in '/'. */
   baseUrl: string;
+  /** The id other extensions and web pages would address it by (runtime.sendMessage(id, …)). */
+  extensionId: string;
   /** The welcome page tab: an extension page the tests use as a foothold. */
   host: Page;
   sidebar: Sidebar;
@@ -171,6 +182,24 @@ async function openTab(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
+interface WorkerVersion {
+  versionId: string;
+  runningStatus: string;
+  scriptURL: string;
+}
+
+/** Set on a running Firefox background page's window, to see it go. */
+const BACKGROUND_MARK = '__jawadStopMark';
+
+/** Polls `condition` until it holds; throws `failure` after `timeoutMs`. */
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, failure: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(failure);
+    await sleep(50);
+  }
+}
+
 async function retry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
@@ -202,13 +231,14 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     userDataDir: options.profileDir ?? newProfileDir(),
     defaultViewport: { width: 1280, height: 800 },
     args: [
-      ...(options.headed ? [] : ['--headless=new']), '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      ...(options.headed ? [] : ['--headless=new']), ...sandboxFlags(), '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-quic',
       `--load-extension=${dist}`, `--disable-extensions-except=${dist}`,
       ...(options.chromiumArgs ?? []),
     ],
   });
-  const baseUrl = `chrome-extension://${unpackedExtensionId(dist)}/`;
+  const extensionId = unpackedExtensionId(dist);
+  const baseUrl = `chrome-extension://${extensionId}/`;
   const welcomeUrl = `${baseUrl}src/welcome/index.html`;
   // A fresh profile gets the welcome tab from onInstalled; a reused one does not, and a tab that
   // puppeteer navigates to an extension page loses its target when Chromium swaps its process.
@@ -231,23 +261,36 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     name: 'chromium',
     browser,
     baseUrl,
+    extensionId,
     host,
     sidebar,
     openTab: (url) => openTab(browser, url),
     async stopBackground() {
       cdp ??= await host.createCDPSession();
-      const versions = new Map<string, { versionId: string; runningStatus: string; scriptURL: string }>();
-      const onUpdate = (event: { versions: Array<{ versionId: string; runningStatus: string; scriptURL: string }> }) => {
-        for (const version of event.versions) versions.set(version.versionId, version);
+      const versions = new Map<string, WorkerVersion>();
+      // The sidebar may wake a stopped worker at once, under the same version id: a 'stopped'
+      // report after our command is what tells the stop happened, not the latest status.
+      const stoppedAfterCommand = new Set<string>();
+      let commanded = false;
+      const onUpdate = (event: { versions: WorkerVersion[] }) => {
+        for (const version of event.versions) {
+          versions.set(version.versionId, version);
+          if (commanded && version.runningStatus === 'stopped') stoppedAfterCommand.add(version.versionId);
+        }
       };
+      const running = () => [...versions.values()].filter((v) => v.runningStatus === 'running' && v.scriptURL.startsWith(baseUrl)).map((v) => v.versionId);
       cdp.on('ServiceWorker.workerVersionUpdated', onUpdate);
-      await cdp.send('ServiceWorker.enable');
-      await sleep(200);
-      cdp.off('ServiceWorker.workerVersionUpdated', onUpdate);
-      const running = [...versions.values()].filter((v) => v.runningStatus === 'running' && v.scriptURL.startsWith(baseUrl));
-      if (running.length === 0) throw new Error('No running Jawad service worker to stop');
-      for (const version of running) await cdp.send('ServiceWorker.stopWorker', { versionId: version.versionId });
-      await cdp.send('ServiceWorker.disable');
+      try {
+        await cdp.send('ServiceWorker.enable');
+        await until(() => running().length > 0, 5_000, 'No running Jawad service worker to stop');
+        const stopping = running();
+        commanded = true;
+        for (const versionId of stopping) await cdp.send('ServiceWorker.stopWorker', { versionId });
+        await until(() => stopping.every((id) => stoppedAfterCommand.has(id)), 10_000, 'Chromium did not stop the Jawad service worker');
+      } finally {
+        cdp.off('ServiceWorker.workerVersionUpdated', onUpdate);
+        await cdp.send('ServiceWorker.disable');
+      }
     },
     close: () => browser.close(),
   };
@@ -271,11 +314,8 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
   const host = (await browser.pages())[0] ?? (await browser.newPage());
   // page.goto of an extension page never resolves under BiDi: start it and poll.
   host.goto(`${baseUrl}src/welcome/index.html`).catch(() => undefined);
-  const deadline = Date.now() + 15_000;
-  while (!(await host.evaluate(() => Boolean(document.querySelector('#open-panel'))).catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('The welcome page did not load in Firefox');
-    await sleep(100);
-  }
+  const welcomeShown = () => host.evaluate(() => Boolean(document.querySelector('#open-panel'))).catch(() => false);
+  await until(welcomeShown, 15_000, 'The welcome page did not load in Firefox');
   await host.click('#open-panel');
   const sidebarWindow = 'browser.extension.getViews({ type: "sidebar" })[0]';
   const sidebar = new Sidebar((source) =>
@@ -287,13 +327,29 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
     name: 'firefox',
     browser,
     baseUrl,
+    extensionId: GECKO_ID,
     host,
     sidebar,
     openTab: (url) => openTab(browser, url),
     async stopBackground() {
-      // Firefox has no remote command to stop an event page; the idle timeout does it for real.
-      if (!options.firefoxIdleTimeoutMs) throw new Error('Launch Firefox with firefoxIdleTimeoutMs to stop its background');
-      await sleep(options.firefoxIdleTimeoutMs + 1500);
+      // Firefox has no remote command to stop an event page; the idle timeout does it for real. A
+      // mark left in the running background's window tells when that window is gone: once the
+      // background page is absent, or a fresh one without the mark, the old one was unloaded.
+      const idleMs = options.firefoxIdleTimeoutMs;
+      if (!idleMs) throw new Error('Launch Firefox with firefoxIdleTimeoutMs to stop its background');
+      const marked = await retry(() => host.evaluate((mark) => {
+        const api = (globalThis as unknown as { browser: ExtensionApi }).browser;
+        const background = api.extension.getBackgroundPage() as (Window & { [key: string]: unknown }) | null;
+        if (background) background[mark] = true;
+        return Boolean(background);
+      }, BACKGROUND_MARK));
+      if (!marked) throw new Error('No running Jawad background page to stop');
+      const markGone = () =>
+        retry(() => host.evaluate((mark) => {
+          const api = (globalThis as unknown as { browser: ExtensionApi }).browser;
+          return !(api.extension.getBackgroundPage() as (Window & { [key: string]: unknown }) | null)?.[mark];
+        }, BACKGROUND_MARK));
+      await until(markGone, idleMs + 15_000, `Firefox did not unload Jawad's idle background within ${idleMs + 15_000} ms`);
     },
     close: () => browser.close(),
   };

@@ -1,7 +1,7 @@
 /** `jawad run`: one agent task in a real browser, its action log on stdout as JSON lines. */
 import type { Page } from 'puppeteer-core';
 import type { Browser as ExtensionApi } from 'webextension-polyfill';
-import type { AgentStep, StoredMessage } from '../src/protocol';
+import type { AgentStep, Decision, StoredMessage } from '../src/protocol';
 import { runAgentTask, saveProviderSettings } from './agent-task';
 import type { RunOptions } from './args';
 import { answerLine, errorLine, StepPrinter } from './json-lines';
@@ -17,6 +17,22 @@ export interface Output {
 export const EXIT_COMPLETE = 0;
 export const EXIT_NOT_COMPLETE = 1;
 export const EXIT_USAGE = 2;
+
+/**
+ * The runner's answer to one permission prompt: --approve for every step, except that a critical
+ * step (buy, pay, delete, send…) is denied unless --approve-critical was passed; then it is allowed
+ * once, the only decision a critical step takes.
+ */
+export function runnerDecision(step: Pick<AgentStep, 'critical'>, options: Pick<RunOptions, 'approve' | 'approveCritical'>): Decision {
+  if (!step.critical) return options.approve;
+  return options.approveCritical && options.approve !== 'deny' ? 'allow-once' : 'deny';
+}
+
+function promptLine(step: AgentStep, decision: Decision): string {
+  const why = step.reasons.join('; ') || 'permission';
+  const held = step.critical && decision === 'deny' ? ' (critical: pass --approve-critical to allow it)' : '';
+  return `Step ${step.index} ${step.tool} asks: ${why} → ${decision}${held}`;
+}
 
 /** 0 only for an answer the model finished; stopped, interrupted and failed answers are 1. */
 export function exitCodeFor(answer: StoredMessage): number {
@@ -57,8 +73,9 @@ async function runTask(jawad: JawadBrowser, options: RunOptions, output: Output)
     timeoutMs: options.timeoutMs,
     ...(windowId === undefined ? {} : { windowId }),
     approve: (step) => {
-      output.progress(`Step ${step.index} ${step.tool} asks: ${step.reasons.join('; ') || 'permission'} → ${options.approve}`);
-      return options.approve;
+      const decision = runnerDecision(step, options);
+      output.progress(promptLine(step, decision));
+      return decision;
     },
     onStep: (step) => {
       printer.onStep(step);

@@ -38,6 +38,7 @@ import { openJawadSession, type JawadMeasurement, type JawadSession } from './be
 import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/report';
 import { scoreRefs, type TruthScore } from './bench-snapshot/truth';
 import { attempt, failed, type Outcome } from './bench/outcome';
+import { corpusPaths, keptShare, renderCorpus, wordCount, words, type CorpusRow } from './bench-snapshot/corpus';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The build launchJawad loads: JAWAD_DIST's, like `npm run build` and the E2E tests. */
@@ -116,15 +117,22 @@ async function closeAll(browsers: { jawad?: Outcome<JawadBrowser>; anchor?: Outc
  * Chromium for Playwright's snapshots, and from the load phase on a plain Chromium. Idle ones cost
  * next to nothing; keeping the first two up at once lets their snapshots alternate.
  */
-async function measureAll(results: PageResult[], runs: number, loadRuns: number): Promise<void> {
+/**
+ * Captured pages name dozens of hosts; the server points them at a dead loopback port, and this
+ * makes any name built by a script fail at once too, instead of holding the page for seconds.
+ */
+const DEAD_HOSTS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'];
+
+async function measureAll(results: PageResult[], runs: number, loadRuns: number, corpus: boolean): Promise<void> {
   const stamp = distStamp(DIST);
   // Our own fresh profile, so it can be removed afterwards (launchJawad's default one stays in /tmp).
   const profileDir = newProfileDir();
   const browsers: Parameters<typeof closeAll>[0] = {};
   try {
     log(`\nLaunching Chromium with Jawad (${DIST}) and Chromium for Playwright…`);
-    const jawad = (browsers.jawad = await attempt('launching Chromium with Jawad', () => launchJawad('chromium', { profileDir })));
-    const anchor = (browsers.anchor = await attempt('launching Chromium for Playwright', launchAnchorBrowser));
+    const extraArgs = corpus ? DEAD_HOSTS : [];
+    const jawad = (browsers.jawad = await attempt('launching Chromium with Jawad', () => launchJawad('chromium', { profileDir, chromiumArgs: extraArgs })));
+    const anchor = (browsers.anchor = await attempt('launching Chromium for Playwright', () => launchAnchorBrowser(extraArgs)));
     if (!failed(jawad)) log(`  with Jawad: ${await jawad.browser.version()}`);
     if (!failed(anchor)) log(`  for Playwright: Chromium ${anchor.version()}`);
     for (const result of results) await measureSnapshots(result, jawad, anchor, runs);
@@ -135,6 +143,7 @@ async function measureAll(results: PageResult[], runs: number, loadRuns: number)
       log(`  ✗ ${error.error}`);
       for (const result of results) result.ours = error;
     }
+    if (corpus) return; // the corpus compares snapshots; page loads are measured on the fixtures
 
     log(`\nPage loads, with and without Jawad, ${loadRuns} pairs per page (plain Chromium: launching…)`);
     const plain = (browsers.plain = failed(jawad) ? jawad : await attempt('launching plain Chromium', launchPlainChromium));
@@ -242,16 +251,36 @@ function pageFile(result: PageResult, rows: readonly Row[]): object {
   };
 }
 
+/** The corpus table: time, tokens and the share of the page's visible words each snapshot kept. */
+function corpusRows(results: readonly PageResult[]): CorpusRow[] {
+  return results.map(({ url, ours, anchor }) => {
+    const page = pageName(url).replace(/\.html$/, '');
+    if (failed(ours) || failed(anchor)) return { page, visibleWords: 0, error: [ours, anchor].filter(failed).map((o) => o.error).join('; ') };
+    const visible = words(anchor.visibleText);
+    return {
+      page,
+      visibleWords: wordCount(visible),
+      ours: { ms: ours.ms, tokens: tokens(ours.snapshot.text), kept: keptShare(visible, ours.snapshot.text) },
+      anchor: { ms: anchor.ms, tokens: tokens(anchor.text), kept: keptShare(visible, anchor.text) },
+    };
+  });
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   ensureBuild(ROOT, DIST, options.build, log);
-  // The default pages are fixtures: serve them for the length of the run.
+  // The default pages and the corpus are fixtures: serve them for the length of the run.
   const fixtures = options.urls.length === 0 ? await startFixtureServer() : undefined;
   try {
-    const urls = fixtures ? DEFAULT_FIXTURES.map((file) => `${fixtures.url}/${file}`) : options.urls;
+    const paths = options.corpus ? corpusPaths() : DEFAULT_FIXTURES.map((file) => `/${file}`);
+    const urls = fixtures ? paths.map((path) => `${fixtures.url}${path}`) : options.urls;
     const pending = { error: 'not measured' };
     const results: PageResult[] = urls.map((url) => ({ url, ours: pending, anchor: pending, load: pending }));
-    await measureAll(results, options.runs, options.loadRuns);
+    await measureAll(results, options.runs, options.loadRuns, options.corpus);
+    if (options.corpus) {
+      reportCorpus(results, resolve(ROOT, options.outDir));
+      return;
+    }
 
     const outDir = resolve(ROOT, options.outDir);
     mkdirSync(outDir, { recursive: true });
@@ -272,6 +301,18 @@ async function main(): Promise<void> {
   } finally {
     await fixtures?.close();
   }
+}
+
+function reportCorpus(results: readonly PageResult[], outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  const rows = corpusRows(results);
+  log(`\nJawad snapshot benchmark, real-site corpus — ${new Date().toISOString()} — ${cpus().length}× ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
+  log('Times: medians (Jawad: registry duration; Playwright: page.ariaSnapshot({ mode: "ai" }) from Node). Tokens: o200k_base. Kept: share of body.innerText words in the snapshot.\n');
+  log(renderCorpus(rows));
+  const file = join(outDir, 'corpus.json');
+  writeFileSync(file, `${JSON.stringify({ rows, texts: results.map((r) => ({ url: r.url, ours: failed(r.ours) ? null : r.ours.snapshot.text, anchor: failed(r.anchor) ? null : r.anchor.text })) }, null, 2)}\n`);
+  log(`\nRaw figures and both snapshots of every page: ${file}`);
+  if (rows.some((row) => row.error)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

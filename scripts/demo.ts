@@ -13,7 +13,6 @@ import { ensureBuild, launchJawad, type BrowserName } from '../cli/launch';
 import { startFixtureServer } from '../test/support/fixture-server';
 import { startProviderServer } from '../test/support/provider-server';
 import { SHOP_START, SHOP_TASK, shopTaskModel } from '../test/support/shop-task';
-// @ts-expect-error: a plain .mjs helper shared with npm start and npm test, without types
 import { ensureBrowsers, XVFB } from './ensure-browsers.mjs';
 
 const browserName: BrowserName = process.argv.includes('firefox') ? 'firefox' : 'chromium';

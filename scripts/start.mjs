@@ -13,13 +13,15 @@ const needsXvfb = !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
 ensureBrowsers(needsXvfb ? [XVFB] : []);
 if (spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' }).status !== 0) process.exit(1);
 
+// As cli/launch.ts's sandboxFlags: Chromium's sandbox cannot start as root; everyone else keeps it.
+const sandbox = process.getuid?.() === 0 ? ['--args=--no-sandbox'] : [];
 const target = browser === 'firefox' ? 'firefox' : 'chrome';
 const watcher = spawn('npx', ['vite', 'build', '--mode', target, '--watch'], { stdio: ['ignore', 'ignore', 'inherit'] });
 const webExt = [
   'web-ext', 'run', '--source-dir', `dist/${target}`, '--no-config-discovery',
   ...(browser === 'firefox'
     ? ['--target', 'firefox-desktop', '--firefox', FIREFOX]
-    : ['--target', 'chromium', '--chromium-binary', CHROMIUM, '--args=--no-sandbox', '--args=--no-first-run']),
+    : ['--target', 'chromium', '--chromium-binary', CHROMIUM, ...sandbox, '--args=--no-first-run']),
   '--start-url', 'about:blank',
 ];
 if (needsXvfb) console.log('No display found: running the browser on a virtual display (xvfb-run). Connect a display to see it.');

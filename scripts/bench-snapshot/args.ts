@@ -11,12 +11,14 @@ export interface SnapshotBenchOptions {
   build: boolean;
   /** Pages to measure; none means the two fixtures, served by the bench itself. */
   urls: string[];
+  /** Measure the real-site corpus (test/fixtures/real-sites) instead: snapshots only, no page loads. */
+  corpus: boolean;
 }
 
 /** A bad command line: print the message and the usage, not a stack. */
 export class UsageError extends Error {}
 
-export const USAGE = 'Usage: npm run bench:snapshot -- --out DIR [--runs 7] [--load-runs 41] [--build] [URL…]  (no URL: users-table.html and snapshot-shop.html from test/fixtures; JAWAD_DIST=folder measures that build)';
+export const USAGE = 'Usage: npm run bench:snapshot -- --out DIR [--runs 7] [--load-runs 41] [--build] [--corpus | URL…]  (no URL: users-table.html and snapshot-shop.html from test/fixtures; --corpus: the real-site captures in test/fixtures/real-sites, snapshots only; JAWAD_DIST=folder measures that build)';
 
 function runsValue(flag: string, raw: string | undefined): number {
   const value = Number(raw);
@@ -38,7 +40,7 @@ function pageUrl(raw: string): string {
 }
 
 export function parseArgs(argv: readonly string[]): SnapshotBenchOptions {
-  const options: SnapshotBenchOptions = { outDir: '', runs: 7, loadRuns: 41, build: false, urls: [] };
+  const options: SnapshotBenchOptions = { outDir: '', runs: 7, loadRuns: 41, build: false, urls: [], corpus: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
     // Flags take their value as `--flag value` or `--flag=value`.
@@ -48,6 +50,7 @@ export function parseArgs(argv: readonly string[]): SnapshotBenchOptions {
       case '--runs': options.runs = runsValue(flag, value()); break;
       case '--load-runs': options.loadRuns = runsValue(flag, value()); break;
       case '--build': options.build = true; break;
+      case '--corpus': options.corpus = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default:
         if (flag.startsWith('-')) throw new UsageError(`Unknown option ${flag}\n${USAGE}`);
@@ -55,5 +58,6 @@ export function parseArgs(argv: readonly string[]): SnapshotBenchOptions {
     }
   }
   if (!options.outDir) throw new UsageError(`--out DIR is required\n${USAGE}`);
+  if (options.corpus && options.urls.length > 0) throw new UsageError(`--corpus measures its own pages: give no URLs with it\n${USAGE}`);
   return options;
 }

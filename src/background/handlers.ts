@@ -10,7 +10,7 @@ import { publicMessage, type ConversationStore } from '../db/conversations';
 import { toPublicSettings, toPublicVoiceSettings, type SettingsStore } from '../db/settings';
 import type { HarborStore } from '../db/harbor-store';
 import type { StepStore } from '../db/steps';
-import type { PermissionBroker } from './agent/permission-broker';
+import type { PermissionBroker } from './gate/permission-broker';
 import type { ChatService } from './chat/chat-service';
 import type { TestResultPayload } from '../protocol';
 import type { LlmConfig } from './llm/types';
@@ -34,7 +34,7 @@ export interface HandlerDeps {
   chat: ChatService;
   conversations: ConversationStore;
   settings: SettingsStore;
-  testConnection: (config: LlmConfig) => Promise<TestResultPayload>;
+  testConnection: (config: LlmConfig, requestId: string) => Promise<TestResultPayload>;
   allowProviderOrigin: (baseUrl: string | undefined) => Promise<void>;
   voice: VoiceService;
   tools: ToolRegistry;
@@ -101,7 +101,7 @@ export function createHandlers({ chat, conversations, settings, testConnection, 
       const config = await settings.withStoredKey(request.payload);
       await allowProviderOrigin(config.baseUrl);
       try {
-        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config) });
+        reply({ type: 'TEST_RESULT', requestId: request.requestId, payload: await testConnection(config, request.requestId) });
       } finally {
         await allowProviderOrigin((await settings.load())?.baseUrl ?? config.baseUrl);
       }

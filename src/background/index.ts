@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser from 'webextension-polyfill';
-import { JawadError } from '../protocol';
+import { JawadError, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -13,15 +13,15 @@ import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
 import { allowProviderOrigin, installBrowserHooks } from '../platform';
 import { AgentRunner } from './agent/agent-runner';
-import { PermissionBroker } from './agent/permission-broker';
+import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
 import { createHandlers } from './handlers';
 import { BudgetGuard } from './history/budget-guard';
 import { CostService } from './history/cost-service';
 import { createHistoryHandlers } from './history/history-handlers';
 import { MemoryService } from './memory/memory-service';
-import { streamChat } from './llm/router';
-import { testConnection } from './llm/test-connection';
+import { createRouter } from './llm/router';
+import { createConnectionTest } from './llm/test-connection';
 import { queryActiveTab } from './page-scripts';
 import { readActivePage } from './page-reader';
 import { describePageTarget } from './tools/page-action';
@@ -36,8 +36,6 @@ const settings = new SettingsStore(db);
 const steps = new StepStore(db);
 const search = new SearchIndex(db);
 const costs = new CostService(db);
-const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
-const stream = budget.wrap(streamChat);
 const memory = new MemoryService({ db, search, pageCache: new PageCache(db), activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
 // storage.session: grants "for this session" outlive a stopped background, not the browser.
 const harbor = new HarborStore(db, {
@@ -45,6 +43,13 @@ const harbor = new HarborStore(db, {
   set: (key, value) => browser.storage.session.set({ [key]: value }),
 });
 const broker = new PermissionBroker();
+const recordUsage = async (record: UsageRecord) => void (await db.usage.put(record));
+const streamChat = createRouter({
+  shapes: { get: (model) => settings.requestShape(model), remember: (model, shape) => settings.rememberRequestShape(model, shape) },
+  recordUsage,
+});
+const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
+const stream = budget.wrap(streamChat);
 const tools = createToolRegistry();
 
 const ready = (async () => {
@@ -85,9 +90,9 @@ const ports = new SidebarPorts(
     chat,
     conversations,
     settings,
-    testConnection,
+    testConnection: createConnectionTest(streamChat),
     allowProviderOrigin,
-    voice: new VoiceService(settings, transcribe),
+    voice: new VoiceService(settings, transcribe, recordUsage),
     tools,
     steps,
     harbor,

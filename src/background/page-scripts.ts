@@ -25,6 +25,17 @@ export async function activeTab(windowId: number | undefined): Promise<TargetTab
   return { id: tab.id, url: tab.url ?? '' };
 }
 
+/**
+ * The tab a tool acts on: the one its step was judged in (bound by the step gate), else the active
+ * tab of the sidebar's window (the tools panel).
+ */
+export async function contextTab(context: { tabId?: number; windowId?: number }): Promise<TargetTab> {
+  if (context.tabId === undefined) return activeTab(context.windowId);
+  const tab = await browser.tabs.get(context.tabId).catch(() => undefined);
+  if (!tab?.id) throw new JawadError('NOT_FOUND', 'The tab this step was judged in has been closed: the step was not run.');
+  return { id: tab.id, url: tab.url ?? '' };
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   const timeout = new Promise<never>((_, reject) => {

@@ -5,14 +5,17 @@
  * The pieces: actions/gestures.ts (pointer and keys), actions/editing.ts (fields and editors),
  * actions/choose.ts (native and custom selects).
  */
+import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
 import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
+import { secretOf } from './secret';
+import { visibleHtml } from './visible-html';
+import { VisibleTree, visibleText } from './visibility';
 
-const MAX_READ = 20_000;
 /** How long a checkbox may take to show its new state (a framework re-rendering it). */
 const CHECK_READBACK_MS = 500;
 
@@ -73,7 +76,7 @@ export function parseKeys(keys: string): { key: string; modifiers: Modifiers } {
   };
 }
 
-function deepActiveElement(): Element | null {
+export function deepActiveElement(): Element | null {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   return active;
@@ -152,23 +155,26 @@ function valueOf(element: Element): string | null {
   return widgetValue(element) ?? (element as HTMLInputElement).value ?? null;
 }
 
+/** Reads what was asked, capped. Text and HTML are what a person can see: nothing hidden inside comes along. */
 function read(resolved: Resolved, options: ActOptions): unknown {
   const { element, isPage } = resolved;
-  const cap = (text: string) => (text.length > MAX_READ ? `${text.slice(0, MAX_READ)}…` : text);
+  const cap = (text: string | null) => (text === null ? null : clipText(text, CAPS.read));
+  const root = isPage ? document.body : element;
   switch (options.what ?? 'text') {
     case 'url':
-      return location.href;
+      return clipText(location.href, CAPS.url);
     case 'title':
-      return document.title;
+      return clipText(document.title, CAPS.title);
     case 'value':
-      return valueOf(element);
+      return cap(valueOf(element));
     case 'attribute':
       if (!options.name) throw new JawadError('VALIDATION_ERROR', 'Say which attribute to read (name).');
-      return element.getAttribute(options.name);
+      if (options.name.toLowerCase() === 'value' && secretOf(element)) throw new JawadError('PERMISSION_DENIED', `${resolved.label} holds a secret: read it with get value, which asks the user.`);
+      return cap(element.getAttribute(options.name));
     case 'html':
-      return cap(isPage ? document.documentElement.outerHTML : element.outerHTML);
+      return root ? cap(visibleHtml(new VisibleTree(root))) : '';
     default:
-      return cap((isPage ? document.body : (element as HTMLElement)).innerText ?? '');
+      return root ? cap(visibleText(new VisibleTree(root))) : '';
   }
 }
 
@@ -222,6 +228,15 @@ function watchLeaving(): () => boolean {
 
 const leavingMark = (leaving: boolean) => (leaving ? { navigates: true } : {});
 
+/** What an action read back is the page's to choose: a value, or a result too long for a prompt, is cut. */
+export function capOutcome(outcome: ActionOutcome): ActionOutcome {
+  const capped = { ...outcome, target: clipText(outcome.target, CAPS.title) };
+  if (capped.value !== undefined) capped.value = clipText(capped.value, CAPS.read);
+  if (typeof capped.result === 'string') capped.result = clipText(capped.result, CAPS.read);
+  else if (capped.result !== undefined && (JSON.stringify(capped.result)?.length ?? 0) > CAPS.read) capped.result = clipText(JSON.stringify(capped.result), CAPS.read);
+  return capped;
+}
+
 export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   const { element, label, isPage } = resolved;
@@ -230,6 +245,7 @@ export async function act(action: Action, target: Target, value: string | undefi
   switch (action) {
     case 'click': {
       const clicked = await prepare(element, label);
+      refs.noteClicked(element);
       const leaving = watchLeaving();
       pointerSequence(clicked);
       const navigates = leaving();

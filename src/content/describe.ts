@@ -1,15 +1,22 @@
 /**
  * What an action's target is, for Harbor: its role and name as the user would read them, and
- * whether activating it submits a form. The page controls all of this, so it only ever widens what
- * Harbor asks about (a submit button is treated as a submit whatever it is called).
+ * what the action would do to it — found here, where it would happen, before anything is done:
+ * would these keys activate or submit, does this typed text break a line in a form field, does
+ * this toggle carry a critical name, where does this link lead. The page controls all of this, so
+ * it only ever widens what Harbor asks about (a submit button is a submit whatever it is called).
  */
-import type { Target, TargetDescription } from '../protocol/messages';
-import { resolveTarget } from './actions';
+import { CAPS, clipText } from '../protocol/caps';
+import { JawadError } from '../protocol/errors';
+import type { Action, Binding, StepEffect, Target, TargetDescription } from '../protocol/messages';
+import { deepActiveElement, parseKeys, resolveTarget } from './actions';
+import { editingHost, isTextField } from './actions/editing';
+import { autocompleteOf } from './secret';
 import { accessibleName } from './snapshot/name';
 import type { RefRegistry } from './snapshot/refs';
 import { roleOf } from './snapshot/roles';
 
 const MAX_NAME = 300;
+const ACTIVATION_KEYS = new Set(['Enter', 'NumpadEnter', 'Return', ' ', 'Space', 'Spacebar']);
 
 function formOf(element: Element): HTMLFormElement | null {
   return element instanceof HTMLButtonElement || element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement
@@ -24,8 +31,14 @@ function clickSubmits(element: Element): boolean {
   return false;
 }
 
-/** Where activating it leads: a link's destination, or the address its form posts to. */
+/** Where activating it leads (clipped: a page chooses its own link lengths). */
 function destination(element: Element): string | undefined {
+  const to = fullDestination(element);
+  return to === undefined ? undefined : clipText(to, CAPS.url);
+}
+
+/** Where activating it leads: a link's destination, or the address its form posts to. */
+function fullDestination(element: Element): string | undefined {
   const link = element.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement | null;
   if (link) return link.href;
   const form = formOf(element);
@@ -36,19 +49,121 @@ function destination(element: Element): string | undefined {
   return form.action || location.href;
 }
 
-export function describeTarget(target: Target, refs: RefRegistry): TargetDescription {
-  const { element, isPage } = resolveTarget(target, refs);
-  if (isPage) return { role: 'document', name: document.title.slice(0, MAX_NAME), tag: 'html', submits: false, url: location.href, documentUrl: location.href };
-  const role = roleOf(element);
-  const url = destination(element);
-  const inputType = element instanceof HTMLInputElement ? element.type : element instanceof HTMLTextAreaElement ? 'textarea' : undefined;
+/** A click lands on what the element is part of: the button around a label's text, a label's control. */
+function activatedBy(element: Element): Element {
+  const control = element.closest('a[href], area[href], button, input, select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=switch], [role=menuitem]');
+  if (control) return control;
+  const label = element.closest('label');
+  return label?.control ?? element;
+}
+
+function activation(element: Element, because: string): StepEffect {
+  const activated = activatedBy(element);
+  const to = destination(activated);
+  const submits = clickSubmits(activated);
+  const isLink = activated.closest('a[href], area[href]') !== null;
+  return {
+    activates: true,
+    submits,
+    because: submits ? `${because} submits its form.` : because,
+    ...(to && (isLink || submits) ? { destination: to } : {}),
+  };
+}
+
+/** Enter in a field: implicit submission in a one-line field of a form; a send in editors and chat boxes. */
+function enterIn(field: Element, modified: boolean): StepEffect | undefined {
+  if (field.localName === 'input' && isTextField(field)) {
+    const form = (field as HTMLInputElement).form;
+    return form
+      ? { activates: true, submits: true, because: 'Enter in a form field submits the form.', destination: clipText(form.action || location.href, CAPS.url) }
+      : { activates: true, submits: true, because: 'Enter in a field may send what it holds (the page decides).' };
+  }
+  // A plain Enter in a textarea breaks the line; with a modifier, or in an editor, web apps send.
+  if (field.localName === 'textarea' && !modified) return undefined;
+  if (field.localName === 'textarea' || editingHost(field)) return { activates: true, submits: true, because: 'Enter in a message box often sends it.' };
+  return undefined;
+}
+
+/** The effect of pressing `keys` on `element` (or on whatever has focus). */
+function keyEffect(element: Element, keys: string): StepEffect {
+  const { key, modifiers } = parseKeys(keys);
+  const modified = modifiers.ctrlKey || modifiers.metaKey || modifiers.altKey || modifiers.shiftKey;
+  if (!ACTIVATION_KEYS.has(key)) return { activates: false, submits: false };
+  const isEnter = key !== ' ' && key !== 'Space' && key !== 'Spacebar';
+  if (isEnter) {
+    const inField = enterIn(element, modified);
+    if (inField) return inField;
+  }
+  if (isTextField(element) || editingHost(element)) return { activates: false, submits: false };
+  return activation(element, `${isEnter ? 'Enter' : 'Space'} on it activates it; it`);
+}
+
+/** The effect of typing `text` (which may hold line breaks, each one an Enter). */
+function typingEffect(element: Element, text: string): StepEffect {
+  if (!/[\r\n]/.test(text)) return { activates: false, submits: false };
+  const field = editingHost(element) ?? element;
+  const effect = enterIn(field, false);
+  return effect ? { ...effect, because: `The text ends a line with Enter. ${effect.because ?? ''}`.trim() } : { activates: false, submits: false };
+}
+
+function effectOf(action: Action | undefined, element: Element, value: string | undefined): StepEffect | undefined {
+  switch (action) {
+    case 'click':
+    case 'dblclick':
+    case 'check':
+    case 'uncheck':
+      return activation(element, 'Clicking it');
+    case 'press':
+      return keyEffect(element, value ?? '');
+    case 'type':
+      return typingEffect(element, value ?? '');
+    default:
+      return undefined;
+  }
+}
+
+export function describeTarget(request: { target: Target; action?: Action; value?: string; expectDocument?: string }, refs: RefRegistry, documentId: string): TargetDescription {
+  if (request.expectDocument && request.expectDocument !== documentId) throw pageChanged();
+  const { element, isPage } = resolveTarget(request.target, refs);
+  const keyTarget = isPage && request.action === 'press' ? deepActiveElement() : null;
+  const effect = effectOf(request.action, keyTarget ?? element, request.value);
+  if (isPage && !keyTarget) {
+    return { role: 'document', name: document.title.slice(0, MAX_NAME), tag: 'html', submits: false, url: here(), documentUrl: here(), documentId, ...(effect ? { effect } : {}) };
+  }
+  const described = keyTarget ?? element;
+  const role = roleOf(described);
+  const url = destination(described);
+  const inputType = described instanceof HTMLInputElement ? described.type : described instanceof HTMLTextAreaElement ? 'textarea' : undefined;
+  const autocomplete = autocompleteOf(described);
   return {
     role,
-    name: accessibleName(element, role).slice(0, MAX_NAME),
-    tag: element.localName,
-    submits: clickSubmits(element),
-    documentUrl: location.href,
+    name: accessibleName(described, role).slice(0, MAX_NAME),
+    tag: described.localName,
+    submits: clickSubmits(described) || effect?.submits === true,
+    documentUrl: here(),
+    documentId,
     ...(url ? { url } : {}),
     ...(inputType ? { inputType } : {}),
+    ...(autocomplete ? { autocomplete } : {}),
+    ...(effect ? { effect } : {}),
   };
+}
+
+const here = () => clipText(location.href, CAPS.url);
+
+function pageChanged(): JawadError {
+  return new JawadError('STALE_REF', 'The page has changed since this step was judged (it navigated or reloaded): the step was not run. Take a new snapshot.');
+}
+
+/**
+ * The approval's binding, checked just before acting: the same document, and a target that still
+ * is what the user was shown (an element swapped in under the same ref or selector is not).
+ */
+export function checkBinding(binding: Binding, request: { target: Target; action?: Action; value?: string }, refs: RefRegistry, documentId: string): void {
+  if (binding.documentId !== documentId) throw pageChanged();
+  const now = describeTarget(request, refs, documentId);
+  const changed = (binding.role !== undefined && binding.role !== now.role) || (binding.name !== undefined && binding.name !== now.name) || (binding.url !== undefined && binding.url !== (now.effect?.destination ?? now.url));
+  if (changed) {
+    throw new JawadError('TARGET_CHANGED', `The element changed since this step was judged (it was ${binding.role ?? '?'} “${binding.name ?? ''}”, it is now ${now.role} “${now.name}”): the step was not run. Take a new snapshot.`);
+  }
 }

@@ -5,57 +5,31 @@
  */
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
+import { CAPS, clipText } from '../protocol/caps';
 import type { PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
-import { BackgroundFinder, hasInvisibleInk, isMarkedHidden, isPushedOffPage } from './visibility';
+import { pruneCopy, VisibleTree } from './visibility';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
-
-function isNotRendered(element: Element): boolean {
-  return !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: false });
-}
-
-/** display: contents (framework wrappers): no box of its own, so it looks hidden, but its children show. */
-function isSeeThrough(element: Element): boolean {
-  return getComputedStyle(element).display === 'contents';
-}
-
-function isClippedAway(element: Element): boolean {
-  const rect = element.getBoundingClientRect();
-  if (isPushedOffPage(rect, element.ownerDocument.defaultView)) return true;
-  if (rect.width > 1 || rect.height > 1) return false;
-  // A 1×1 (or 0×0) box with overflow hidden is the "visually hidden" trick; real text cannot fit.
-  const style = getComputedStyle(element);
-  return style.overflow === 'hidden' || style.clip !== 'auto' || style.clipPath !== 'none';
-}
-
-function hasOwnText(element: Element): boolean {
-  for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE && node.textContent?.trim()) return true;
-  return false;
-}
+/** Said instead of the page's text when nothing on it is visible as text. */
+export const NO_READABLE_TEXT = '(This page has no readable text: nothing on it shows as text.)';
 
 /**
- * Clones the document and removes from the clone every element that is not visible in the page.
- * The clone is made in one synchronous step, so the live and cloned element lists line up.
+ * Clones the document and removes from the clone everything that is not visible in the page
+ * (visibility.ts decides), and comments. The title is cut to size first: Readability works on it.
  */
-export function visibleClone(doc: Document): Document {
+export function visibleClone(doc: Document, tree: VisibleTree | undefined): Document {
   const clone = doc.cloneNode(true) as Document;
-  const live = doc.body ? Array.from(doc.body.getElementsByTagName('*')) : [];
-  const copied = clone.body ? Array.from(clone.body.getElementsByTagName('*')) : [];
-  const doomed: Element[] = [];
-  const unreadable: Element[] = [];
-  const backgrounds = new BackgroundFinder();
-  for (let i = 0; i < live.length && i < copied.length; i++) {
-    const element = live[i]!;
-    if (isMarkedHidden(element) || ((isNotRendered(element) || isClippedAway(element)) && !isSeeThrough(element))) doomed.push(copied[i]!);
-    else if (hasOwnText(element) && hasInvisibleInk(getComputedStyle(element), backgrounds.of(element))) unreadable.push(copied[i]!);
-  }
-  // Only the element's own text goes: its children may set a readable size or colour of their own
-  // (font-size: 0 on a row of inline blocks is a common layout trick).
-  for (const element of unreadable) for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE) node.remove();
-  for (const element of doomed) element.remove();
+  if (tree && clone.body) pruneCopy(tree, tree.root, clone.body);
   clone.querySelectorAll(DROP_TAGS).forEach((element) => element.remove());
+  clone.title = clipText(doc.title, CAPS.title);
   return clone;
+}
+
+/** A link's destination as markdown may show it: web and mail addresses only, cut to size. */
+function linkTarget(href: string | null): string | undefined {
+  if (!href || /^\s*(?:javascript|data|vbscript|blob):/i.test(href)) return undefined;
+  return clipText(href.trim(), CAPS.url).replace(/([()])/g, '\\$1');
 }
 
 function markdownOf(root: Node): string {
@@ -64,6 +38,11 @@ function markdownOf(root: Node): string {
   turndown.addRule('imageAlt', { filter: 'img', replacement: (_content, node) => {
     const alt = (node as HTMLImageElement).getAttribute('alt')?.trim();
     return alt ? `[image: ${alt}]` : '';
+  } });
+  // A link keeps its text and its address, cut to size; its title attribute is text no one sees.
+  turndown.addRule('link', { filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'), replacement: (content, node) => {
+    const target = linkTarget((node as HTMLAnchorElement).getAttribute('href'));
+    return target && content.trim() ? `[${content}](${target})` : content;
   } });
   try {
     return turndown.turndown(root as HTMLElement).replace(/\n{3,}/g, '\n\n').trim();
@@ -76,8 +55,8 @@ function markdownOf(root: Node): string {
 }
 
 /** Readability's pick of the main content, or the whole visible page when it finds none. */
-function mainContent(doc: Document): { title: string; root: Node | null } {
-  const clone = visibleClone(doc);
+function mainContent(doc: Document, tree: VisibleTree | undefined): { title: string; root: Node | null } {
+  const clone = visibleClone(doc, tree);
   try {
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
     return { title: article?.title ?? '', root: (article?.content as unknown as Node | null | undefined) ?? clone.body };
@@ -85,7 +64,7 @@ function mainContent(doc: Document): { title: string; root: Node | null } {
     // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
     // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.
     if (!(error instanceof RangeError)) throw error;
-    return { title: '', root: visibleClone(doc).body };
+    return { title: '', root: visibleClone(doc, tree).body };
   }
 }
 
@@ -94,17 +73,18 @@ function mainContent(doc: Document): { title: string; root: Node | null } {
  * registry the actions resolve refs in: the read_page tool asks both and combines the answers.
  */
 export function extractPage(doc: Document, maxChars: number): Omit<PageContent, 'interactiveElements'> {
-  const product = extractProduct(doc); // before Readability, which discards scripts and metadata
-  const { title, root } = mainContent(doc);
-  let markdown = root ? markdownOf(root) : '';
-  if (!markdown) markdown = (doc.body?.innerText ?? '').trim();
+  const tree = doc.body ? new VisibleTree(doc.body) : undefined;
+  const product = extractProduct(doc, tree); // before Readability, which discards scripts and metadata
+  const { title, root } = mainContent(doc, tree);
+  // Nothing visible is nothing: the page's raw text (innerText) would carry what is hidden.
+  const markdown = (root ? markdownOf(root) : '') || NO_READABLE_TEXT;
   const truncated = markdown.length > maxChars;
   return {
-    title: (title || doc.title || '').trim(),
-    url: doc.location?.href ?? '',
+    title: clipText((title || doc.title || '').trim(), CAPS.title),
+    url: clipText(doc.location?.href ?? '', CAPS.url),
     markdown: truncated ? markdown.slice(0, maxChars) : markdown,
     truncated,
-    ...(doc.documentElement.lang ? { lang: doc.documentElement.lang } : {}),
+    ...(doc.documentElement.lang ? { lang: doc.documentElement.lang.slice(0, 35) } : {}),
     product,
   };
 }

@@ -4,44 +4,65 @@
  * between injections.
  */
 import { toErrorPayload } from '../protocol/errors';
-import type { ContentReply } from '../protocol/messages';
+import { type ContentReply, FRAME_CLAIM_PATTERN } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
-import { act } from './actions';
-import { describeTarget } from './describe';
+import { act, capOutcome } from './actions';
+import { checkBinding, describeTarget } from './describe';
 import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
-const HANDLED = new Set(['SNAPSHOT', 'ACT', 'FRAME_TOKEN', 'DESCRIBE', 'HIGHLIGHT']);
-const TOKEN_KEY = '__jawadFrameToken';
+const HANDLED = new Set(['SNAPSHOT', 'ACT', 'FRAME_CLAIMS', 'DESCRIBE', 'HIGHLIGHT']);
+const CLAIM_KEY = '__jawadFrameClaim';
+/** Kept so claims and tokens of a snapshot still in progress are not lost to a newer one. */
+const MAX_KEPT = 200;
 
 interface Agent {
   /** Made on the first snapshot, when the frame learns its ref prefix (f12 in frame 12). */
   refs: RefRegistry | undefined;
-  /** The token this frame's parent sent it during the parent's snapshot. */
-  token: string | null;
-  /** Tokens this frame gave its own iframes. */
-  childTokens: WeakMap<Element, string>;
+  /** The tokens this frame's snapshots gave its visible iframes: never posted anywhere, only told to the background. */
+  frameTokens: Map<string, Element>;
+  /** The claims child frames posted: which window (the browser says, the page cannot forge it) sent which claim. */
+  claims: Array<{ source: MessageEventSource; claim: string }>;
+  /**
+   * This document's id. The isolated world (and so this agent) is new on every page load, so a
+   * new id means a new document: what approvals and snapshot refs are bound to.
+   */
+  documentId: string;
 }
 const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
+function keepLast<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.set(key, value);
+  if (map.size > MAX_KEPT) map.delete(map.keys().next().value!);
+}
+
 /**
- * Gives a visible iframe a random token and posts it to the frame, where Jawad's agent (in that
- * frame's isolated world) keeps it. Chromium has no runtime.getFrameId in content scripts; this
- * works the same in both browsers, across origins.
+ * Where a frame's outline goes. The parent's walk tags each visible <iframe> with a fresh token that
+ * stays in Jawad's isolated world; the frame itself posts the claim the background gave it to its
+ * parent, and the browser names the window it came from. A claim counts for an <iframe> only when
+ * it came from that very element's window, so a page re-posting claims or tokens to another
+ * (hidden) frame cannot put that frame's text where a visible one sits. Works the same in both
+ * browsers, across origins (Chromium has no runtime.getFrameId in content scripts).
  */
 function tokenFor(agent: Agent, frame: Element): string | undefined {
-  const target = (frame as HTMLIFrameElement).contentWindow;
-  if (!target) return undefined;
-  let token = agent.childTokens.get(frame);
-  if (!token) {
-    token = `t${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
-    agent.childTokens.set(frame, token);
-  }
-  target.postMessage({ [TOKEN_KEY]: token }, '*');
+  if (!(frame as HTMLIFrameElement).contentWindow) return undefined;
+  const token = `t${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
+  keepLast(agent.frameTokens, token, frame);
   return token;
+}
+
+/** For each token asked about, every distinct claim that came from its <iframe>'s own window. */
+function claimsFor(agent: Agent, tokens: string[]): Record<string, string[]> {
+  const answer: Record<string, string[]> = {};
+  for (const token of tokens) {
+    const window = (agent.frameTokens.get(token) as HTMLIFrameElement | undefined)?.contentWindow;
+    if (!window) continue;
+    answer[token] = [...new Set(agent.claims.filter((claim) => claim.source === window).map((claim) => claim.claim))];
+  }
+  return answer;
 }
 
 async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
@@ -50,16 +71,21 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
     if (request.type === 'SNAPSHOT') {
       clearHighlights(); // outlines from before this snapshot may point at the wrong things now
       agent.refs ??= new RefRegistry(request.payload.framePrefix);
-      return { ok: true, data: takeSnapshot(document, agent.refs, { ...request.payload, frameTokenFor: (frame) => tokenFor(agent, frame) }) };
+      const { claim, ...options } = request.payload;
+      if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
+      const snapshot = takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) });
+      return { ok: true, data: { ...snapshot, documents: { [options.framePrefix]: agent.documentId } } };
     }
-    if (request.type === 'FRAME_TOKEN') return { ok: true, data: { token: agent.token } };
+    if (request.type === 'FRAME_CLAIMS') return { ok: true, data: { claims: claimsFor(agent, request.payload.tokens) } };
     if (request.type === 'ACT') {
-      const { action, target, value, options } = request.payload;
+      const { action, target, value, options, expect } = request.payload;
+      const refs = (agent.refs ??= new RefRegistry());
+      if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
       clearHighlightsEverywhere();
-      return { ok: true, data: await act(action, target, value, options, (agent.refs ??= new RefRegistry())) };
+      return { ok: true, data: capOutcome(await act(action, target, value, options, refs)) };
     }
     if (request.type === 'DESCRIBE') {
-      return { ok: true, data: describeTarget(request.payload.target, (agent.refs ??= new RefRegistry())) };
+      return { ok: true, data: describeTarget(request.payload, (agent.refs ??= new RefRegistry()), agent.documentId) };
     }
     if (request.type === 'HIGHLIGHT') return { ok: true, data: answerHighlight(request.payload, (agent.refs ??= new RefRegistry())) };
     return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
@@ -69,11 +95,13 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
 }
 
 if (!scope[PAGE_AGENT_INSTALLED]) {
-  const agent: Agent = { refs: undefined, token: null, childTokens: new WeakMap() };
+  const agent: Agent = { refs: undefined, frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
   scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
-    const token = (event.data as Record<string, unknown> | null)?.[TOKEN_KEY];
-    if (event.source === parent && parent !== window && typeof token === 'string' && /^t\d+$/.test(token)) agent.token = token;
+    const claim = (event.data as Record<string, unknown> | null)?.[CLAIM_KEY];
+    if (!event.source || typeof claim !== 'string' || !FRAME_CLAIM_PATTERN.test(claim)) return;
+    agent.claims.push({ source: event.source, claim });
+    if (agent.claims.length > MAX_KEPT) agent.claims.shift();
   });
   extensionApi().runtime.onMessage.addListener((raw, sender, sendResponse) => {
     const type = (raw as { type?: unknown } | null)?.type;

@@ -1,8 +1,9 @@
 /**
- * What a person cannot see must not reach the model: the rules both the reader (markdown) and the
- * snapshot apply, in one place. Layout rules (display, visibility, opacity, size, clipping,
- * off-page) are answered by the browser; this module adds the ones it does not know about — text
- * too small to read, and text the colour of what it sits on.
+ * What a person cannot see must not reach the model: the one rule every path that reads the page
+ * applies (the reader, the snapshot, `get`, product facts, frames). The browser answers display,
+ * visibility and opacity; this module adds what it does not know about: clipping of every kind
+ * (overflow, `clip`, `clip-path`, a `filter: opacity(0)`), scaling to nothing (transform, scale,
+ * zoom), text too small to read, and text the colour of what it sits on.
  */
 
 /** Hidden on purpose, whatever the styles say. */
@@ -81,12 +82,383 @@ function canvasColour(doc: Document): string | null {
   return /dark/.test(scheme) ? null : 'rgb(255, 255, 255)';
 }
 
-/** Text of this element that no one can read: too small, transparent, or the colour of its background. */
-export function hasInvisibleInk(style: CSSStyleDeclaration, background: string | undefined): boolean {
-  if (parseFloat(style.fontSize) < MIN_READABLE_FONT_PX) return true;
-  const ink = parseColor(style.color);
+/**
+ * Text of this element that no one can read: too small (`scale` is how much transforms and zoom
+ * shrink it), transparent, or the colour of its background. Text painted with a background image
+ * (gradient text: `background-clip: text`) shows whatever its fill colour says.
+ */
+export function hasInvisibleInk(style: CSSStyleDeclaration, background: string | undefined, scale = 1): boolean {
+  if (parseFloat(style.fontSize) * scale < MIN_READABLE_FONT_PX) return true;
+  const clippedToText = /\btext\b/.test(`${style.getPropertyValue('background-clip')} ${style.getPropertyValue('-webkit-background-clip')}`);
+  if (clippedToText && style.backgroundImage !== 'none') return false;
+  const ink = parseColor(style.getPropertyValue('-webkit-text-fill-color')) ?? parseColor(style.color);
   if (!ink) return false;
   if (ink.a < 0.1) return true;
   const ground = background === undefined ? undefined : parseColor(background);
   return ground !== undefined && contrast(ink, ground) < INVISIBLE_CONTRAST;
+}
+
+// ---- Clipping and scaling ---------------------------------------------------------------------
+
+/** A visible area in viewport pixels: what the clips of an element and its ancestors leave. */
+export interface Clip {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The box an element's own clipping is measured against (its border box, as laid out). */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export function intersect(clip: Clip | undefined, area: Clip | DOMRect): Clip {
+  if (!clip) return { left: area.left, top: area.top, right: area.right, bottom: area.bottom };
+  return { left: Math.max(clip.left, area.left), top: Math.max(clip.top, area.top), right: Math.min(clip.right, area.right), bottom: Math.min(clip.bottom, area.bottom) };
+}
+
+/** Nothing inside can show: the area is a pixel or less either way. */
+export function isEmptyClip(clip: Clip | undefined): boolean {
+  return clip !== undefined && (clip.right - clip.left <= 1 || clip.bottom - clip.top <= 1);
+}
+
+/** Visible within the clip by more than a pixel each way. */
+export function visibleIn(rect: Clip | DOMRect, clip: Clip | undefined): boolean {
+  return !isEmptyClip(intersect(clip, rect));
+}
+
+/**
+ * The clip this element imposes on its descendants. Hidden or clipped overflow cuts content off for
+ * good; a scroll box shows its content by scrolling, unless the box itself has no area.
+ */
+export function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
+  const overflow = `${style.overflowX} ${style.overflowY}`;
+  if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
+  if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
+  return inherited;
+}
+
+const LENGTH = /^(-?[\d.]+(?:e-?\d+)?)(px|%)?$/;
+
+/** A computed length (px, or % of `reference`); undefined for calc() and keywords. */
+function length(text: string | undefined, reference: number): number | undefined {
+  const match = LENGTH.exec(text ?? '');
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  return match[2] === '%' ? (value / 100) * reference : value;
+}
+
+const POSITION_KEYWORDS: Record<string, string> = { left: '0%', top: '0%', center: '50%', right: '100%', bottom: '100%' };
+
+/** `at X Y` of circle() and ellipse(), relative to the box; the centre when absent or not understood. */
+function centre(args: string, box: Box): { x: number; y: number } {
+  const [x, y] = (/\bat\s+(.+)$/.exec(args)?.[1] ?? '').split(/\s+/).map((part) => POSITION_KEYWORDS[part] ?? part);
+  return { x: box.left + (length(x, box.width) ?? box.width / 2), y: box.top + (length(y, box.height) ?? box.height / 2) };
+}
+
+function insetArea(args: string, box: Box): Clip | undefined {
+  const values = args.replace(/\s+round\s.*$/, '').trim().split(/\s+/);
+  const [top, right = top, bottom = top, left = right] = values;
+  const t = length(top, box.height);
+  const r = length(right, box.width);
+  const b = length(bottom, box.height);
+  const l = length(left, box.width);
+  if (t === undefined || r === undefined || b === undefined || l === undefined) return undefined;
+  return { left: box.left + l, top: box.top + t, right: box.left + box.width - r, bottom: box.top + box.height - b };
+}
+
+function ellipseArea(args: string, box: Box, circle: boolean): Clip | undefined {
+  const radii = args.replace(/\bat\s.*$/, '').trim().split(/\s+/).filter(Boolean);
+  const diagonal = Math.hypot(box.width, box.height) / Math.SQRT2;
+  const rx = length(radii[0], circle ? diagonal : box.width);
+  const ry = circle ? rx : length(radii[1], box.height);
+  if (rx === undefined || ry === undefined) return undefined; // closest-side and friends: not judged
+  const { x, y } = centre(args, box);
+  return { left: x - rx, top: y - ry, right: x + rx, bottom: y + ry };
+}
+
+function polygonArea(args: string, box: Box): Clip | undefined {
+  const points = args.replace(/^\s*(?:nonzero|evenodd)\s*,/, '').split(',').map((point) => point.trim().split(/\s+/));
+  const xs = points.map(([x]) => length(x, box.width));
+  const ys = points.map(([, y]) => length(y, box.height));
+  if (xs.some((x) => x === undefined) || ys.some((y) => y === undefined)) return undefined;
+  const x = xs as number[];
+  const y = ys as number[];
+  return { left: box.left + Math.min(...x), top: box.top + Math.min(...y), right: box.left + Math.max(...x), bottom: box.top + Math.max(...y) };
+}
+
+/**
+ * The area a computed `clip-path` leaves visible (the bounding box of its shape), or undefined when
+ * it clips nothing or cannot be judged here (url(), path(), calc()).
+ */
+export function clipPathArea(value: string, box: Box): Clip | undefined {
+  const shape = /^(inset|circle|ellipse|polygon)\((.*)\)/.exec(value.trim());
+  if (!shape) return undefined;
+  const [, kind, args = ''] = shape;
+  if (kind === 'inset') return insetArea(args, box);
+  if (kind === 'polygon') return polygonArea(args, box);
+  return ellipseArea(args, box, kind === 'circle');
+}
+
+/** The area a computed `clip: rect(top, right, bottom, left)` leaves visible, or undefined for `auto`. */
+export function cssClipArea(value: string, box: Box): Clip | undefined {
+  const edges = /^rect\((.*)\)$/.exec(value.trim())?.[1]?.split(/\s*,\s*|\s+/);
+  if (!edges || edges.length !== 4) return undefined;
+  const [top, right, bottom, left] = edges.map((edge) => (edge === 'auto' ? undefined : length(edge, 0)));
+  return { left: box.left + (left ?? 0), top: box.top + (top ?? 0), right: box.left + (right ?? box.width), bottom: box.top + (bottom ?? box.height) };
+}
+
+/** How much `filter: opacity(…)` lets through (1 when it has none). */
+export function filterOpacity(filter: string): number {
+  let through = 1;
+  for (const match of filter.matchAll(/opacity\(\s*([\d.]+)(%)?\s*\)/g)) through *= Number(match[1]) / (match[2] ? 100 : 1);
+  return through;
+}
+
+/** Below this, a filter's opacity shows nothing a person can make out. */
+const INVISIBLE_FILTER_OPACITY = 0.05;
+
+/** The element's painting may clip it (a filter, `clip-path`, or `clip` on a positioned box). */
+function paints(style: CSSStyleDeclaration): boolean {
+  return style.filter !== 'none' || style.clipPath !== 'none' || (style.clip !== 'auto' && style.clip !== '' && style.position !== 'static');
+}
+
+/** Its overflow is not simply visible: it may clip what it contains. */
+function overflows(style: CSSStyleDeclaration): boolean {
+  return style.overflowX !== 'visible' || style.overflowY !== 'visible';
+}
+
+/**
+ * The area the element's own painting clips itself and its descendants to (CSS `clip` on a
+ * positioned box, `clip-path`; a filter that makes it transparent leaves none), or undefined.
+ */
+export function paintClip(style: CSSStyleDeclaration, rect: DOMRect): Clip | undefined {
+  if (filterOpacity(style.filter) < INVISIBLE_FILTER_OPACITY) return { left: rect.left, top: rect.top, right: rect.left, bottom: rect.top };
+  let clip: Clip | undefined;
+  if ((style.position === 'absolute' || style.position === 'fixed') && style.clip !== 'auto') clip = cssClipArea(style.clip, rect);
+  const path = style.clipPath === 'none' ? undefined : clipPathArea(style.clipPath, rect);
+  return path ? intersect(clip, path) : clip;
+}
+
+/**
+ * How much transforms and zoom shrink the element (1: not at all): its drawn box against its
+ * laid-out one, so `scale(0.01)` or `zoom: 0.05` text reads as the speck it is.
+ */
+export function scaleOf(element: Element, rect: DOMRect): number {
+  const box = element as HTMLElement;
+  if (!box.offsetWidth || !box.offsetHeight) return 1;
+  return Math.sqrt((rect.width * rect.height) / (box.offsetWidth * box.offsetHeight));
+}
+
+/**
+ * Whether what the element contains is drawn where it can be seen: inside the clip its own
+ * overflow leaves (`contentClip`) and not pushed out of the page (text-indent: -9999px).
+ */
+export function contentShows(element: Element, contentClip: Clip | undefined, view: Window | null): boolean {
+  const range = element.ownerDocument.createRange();
+  range.selectNodeContents(element);
+  const rect = range.getBoundingClientRect();
+  return !isPushedOffPage(rect, view) && visibleIn(rect, contentClip);
+}
+
+// ---- The rule, applied to a whole subtree (reader, `get`, product facts) ------------------------
+
+/** Tags whose content is never shown as text. */
+const NEVER_SHOWN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
+
+/** A node to scan, with what its ancestors' clipping leaves (overflow, and paint that fixed cannot escape). */
+interface ScanItem {
+  element: Element;
+  clip: Clip | undefined;
+  paint: Clip | undefined;
+}
+
+/**
+ * Which parts of a subtree a person can see, decided once for the whole subtree in one top-down
+ * pass (each element's clip depends on its ancestors'): hidden elements go with everything inside
+ * them; text nodes that do not show (too small, transparent, clipped or pushed away) go on their own.
+ */
+export class VisibleTree {
+  private readonly hidden = new Set<Element>();
+  private readonly mutedText = new Set<Text>();
+  private readonly blocks = new Set<Element>();
+  private readonly backgrounds: BackgroundFinder;
+  private readonly range: Range;
+  private readonly view: Window | null;
+
+  /**
+   * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
+   * naming an element it lists), so its ancestors are not judged again; only what is inside it is.
+   * `backgrounds`: a finder shared with the caller's pass, whose cache spares a walk up the tree.
+   */
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder() } = {}) {
+    this.backgrounds = backgrounds;
+    this.view = root.ownerDocument.defaultView;
+    this.range = root.ownerDocument.createRange();
+    if (!rootShown && this.insideMarkedHidden(root)) {
+      this.hidden.add(root);
+      return;
+    }
+    const stack: ScanItem[] = [{ element: root, ...(rootShown ? { clip: undefined, paint: undefined } : this.ancestorClips(root)) }];
+    while (stack.length > 0) {
+      const children = this.visit(stack.pop()!);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+  }
+
+  /** The element itself was found hidden (its subtree goes with it). */
+  isHidden(element: Element): boolean {
+    return this.hidden.has(element);
+  }
+
+  /** The element is hidden, or lies inside something hidden (for elements outside the scanned root: unknown, so false). */
+  hides(element: Element): boolean {
+    for (let current: Element | null = element; current; current = current.parentElement) {
+      if (this.hidden.has(current)) return true;
+      if (current === this.root) return false;
+    }
+    return false;
+  }
+
+  /** This text node, in an element that shows, does not show itself. */
+  mutes(text: Text): boolean {
+    return this.mutedText.has(text);
+  }
+
+  /** Laid out as a block (its text starts on a line of its own). */
+  isBlock(element: Element): boolean {
+    return this.blocks.has(element);
+  }
+
+  /** A subtree read on its own (`get` on one element) is still hidden under an aria-hidden ancestor. */
+  private insideMarkedHidden(root: Element): boolean {
+    for (let current = root.parentElement; current; current = current.parentElement) if (isMarkedHidden(current)) return true;
+    return false;
+  }
+
+  /** The clips the root's own ancestors impose: a subtree is judged where it sits in the page. */
+  private ancestorClips(root: Element): { clip: Clip | undefined; paint: Clip | undefined } {
+    const chain: Element[] = [];
+    for (let current = root.parentElement; current; current = current.parentElement) chain.unshift(current);
+    let clip: Clip | undefined;
+    let paint: Clip | undefined;
+    for (const ancestor of chain) {
+      const style = getComputedStyle(ancestor);
+      const rect = () => ancestor.getBoundingClientRect();
+      ({ clip, paint } = this.clipsOf(style, rect, clip, paint));
+      if (overflows(style)) clip = clipFor(style, rect(), clip);
+    }
+    return { clip, paint };
+  }
+
+  private clipsOf(style: CSSStyleDeclaration, rect: () => DOMRect, clip: Clip | undefined, paint: Clip | undefined): { clip: Clip | undefined; paint: Clip | undefined } {
+    const own = paints(style) ? paintClip(style, rect()) : undefined;
+    const nextPaint = own ? intersect(paint, own) : paint;
+    const overflow = style.position === 'fixed' ? undefined : clip;
+    return { clip: nextPaint ? intersect(overflow, nextPaint) : overflow, paint: nextPaint };
+  }
+
+  private hide(element: Element): ScanItem[] {
+    this.hidden.add(element);
+    return [];
+  }
+
+  /**
+   * Judges one element. Boxes are measured only where a rule needs them (positioned, clipping or
+   * clipped elements, and elements with text of their own): on a page nested thousands deep each
+   * measurement costs a walk up the tree.
+   */
+  private visit({ element, clip: inherited, paint: inheritedPaint }: ScanItem): ScanItem[] {
+    if (NEVER_SHOWN.has(element.localName) || isMarkedHidden(element)) return this.hide(element);
+    const children = Array.from(element.children);
+    const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    if (!painted && !element.checkVisibility()) {
+      // display: contents (framework wrappers) has no box of its own, but its children do.
+      if (getComputedStyle(element).display !== 'contents') return this.hide(element);
+      this.judgeText(element, () => true, inherited);
+      return children.map((child) => ({ element: child, clip: inherited, paint: inheritedPaint }));
+    }
+    const style = getComputedStyle(element);
+    let box: DOMRect | undefined;
+    const rect = () => (box ??= element.getBoundingClientRect());
+    if (style.position !== 'static' && isPushedOffPage(rect(), this.view)) return this.hide(element);
+    const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint);
+    if (isEmptyClip(clip)) return this.hide(element);
+    const content = overflows(style) ? clipFor(style, rect(), clip) : clip;
+    if (isEmptyClip(content)) return this.hide(element);
+    if (!style.display.startsWith('inline')) this.blocks.add(element);
+    this.judgeText(element, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element), scaleOf(element, rect())), content);
+    return children.map((child) => ({ element: child, clip: content, paint }));
+  }
+
+  /** Mutes the element's own text nodes that cannot be read, or that lie outside what the clips leave. */
+  private judgeText(element: Element, readable: () => boolean, clip: Clip | undefined): void {
+    let legible: boolean | undefined;
+    for (let node = element.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType !== Node.TEXT_NODE || !/\S/.test((node as Text).data)) continue;
+      legible ??= readable();
+      if (!legible || !this.textShows(node as Text, clip)) this.mutedText.add(node as Text);
+    }
+  }
+
+  private textShows(text: Text, clip: Clip | undefined): boolean {
+    this.range.selectNodeContents(text);
+    const rect = this.range.getBoundingClientRect();
+    return !isPushedOffPage(rect, this.view) && visibleIn(rect, clip);
+  }
+}
+
+/** Whitespace as a reader sees it: runs collapse, lines keep. */
+function tidy(text: string): string {
+  return text.replace(/[ \t\f\r]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** The text of a subtree a person can see, with a line break around blocks (innerText, minus everything hidden). */
+export function visibleText(tree: VisibleTree, root: Element = tree.root): string {
+  let out = '';
+  const stack: Array<Node | 'end of block'> = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node === 'end of block') out += '\n';
+    else if (node.nodeType === Node.TEXT_NODE) {
+      if (!tree.mutes(node as Text)) out += (node as Text).data.replace(/\s+/g, ' ');
+    } else if (node.nodeType === Node.ELEMENT_NODE && !tree.isHidden(node as Element)) {
+      const element = node as Element;
+      if (element.localName === 'br') out += '\n';
+      if (tree.isBlock(element)) {
+        out += '\n';
+        stack.push('end of block');
+      }
+      for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
+    }
+  }
+  return tidy(out);
+}
+
+/**
+ * Removes from `copy`, a deep clone of the scanned `live` subtree made since the scan, everything
+ * that does not show, and comments. The two trees have the same shape, so they are walked side by side.
+ */
+export function pruneCopy(tree: VisibleTree, live: Element, copy: Element): void {
+  const doomed: ChildNode[] = [];
+  const stack: Array<[Node, Node]> = [[live, copy]];
+  while (stack.length > 0) {
+    const [original, clone] = stack.pop()!;
+    const hidden =
+      original.nodeType === Node.COMMENT_NODE ||
+      (original.nodeType === Node.TEXT_NODE && tree.mutes(original as Text)) ||
+      (original.nodeType === Node.ELEMENT_NODE && tree.isHidden(original as Element));
+    if (hidden) {
+      doomed.push(clone as ChildNode);
+      continue;
+    }
+    const originals = original.childNodes;
+    const clones = clone.childNodes;
+    for (let i = 0; i < originals.length && i < clones.length; i++) stack.push([originals[i]!, clones[i]!]);
+  }
+  for (const node of doomed) node.remove();
 }

@@ -1,4 +1,5 @@
 import Dexie, { type DBCore, type DBCoreMutateRequest, type EntityTable } from 'dexie';
+import type { RequestShape } from '../background/llm/request-shape';
 import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings } from '../protocol';
 
 /**
@@ -22,6 +23,8 @@ export type SettingsRow =
   | { key: 'harbor'; value: HarborOptions }
   /** Which tool-call format works for a model, learned when its server rejects native tools. */
   | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> }
+  /** How to shape requests for a model, learned when its server rejected a field by name. */
+  | { key: 'request-shapes'; value: Record<string, RequestShape> }
   // ---- history, memory and cost (issue 14) ----
   /** Prices the user set, by `provider/model`; the built-in defaults fill the rest. */
   | { key: 'prices'; value: Record<string, ModelPrice> }

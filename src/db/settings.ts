@@ -7,6 +7,7 @@ import {
   type SettingsUpdate,
   type VoiceSettings,
 } from '../protocol';
+import type { RequestShape } from '../background/llm/request-shape';
 import type { JawadDatabase } from './database';
 
 export class SettingsStore {
@@ -52,6 +53,17 @@ export class SettingsStore {
   async toolMode(model: string): Promise<'native' | 'xml' | undefined> {
     const row = await this.db.settings.get('tool-modes');
     return row?.key === 'tool-modes' ? row.value[model] : undefined;
+  }
+
+  async requestShape(model: string): Promise<RequestShape | undefined> {
+    const row = await this.db.settings.get('request-shapes');
+    return row?.key === 'request-shapes' ? row.value[model] : undefined;
+  }
+
+  async rememberRequestShape(model: string, shape: RequestShape): Promise<void> {
+    const row = await this.db.settings.get('request-shapes');
+    const shapes = row?.key === 'request-shapes' ? row.value : {};
+    await this.db.settings.put({ key: 'request-shapes', value: { ...shapes, [model]: shape } });
   }
 
   async rememberToolMode(model: string, mode: 'native' | 'xml'): Promise<void> {

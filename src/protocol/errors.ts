@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CAPS, clipText } from './caps';
 
 /** The standard error codes every context uses (spec "Protocol"; seed 002). */
 export const ERROR_CODES = [
@@ -17,6 +18,8 @@ export const ERROR_CODES = [
   'PAGE_UNREADABLE',
   'CANCELLED',
   'NOT_FOUND',
+  /** The element an approved step was bound to is not what it was when the step was judged. */
+  'TARGET_CHANGED',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -46,12 +49,19 @@ export class JawadError extends Error {
   }
 }
 
-/** Turns anything thrown into a payload; unknown throwables become EXECUTION_ERROR. */
+/** Turns anything thrown into a payload; unknown throwables become EXECUTION_ERROR. Sizes are capped (messages can quote the page). */
 export function toErrorPayload(error: unknown): ErrorPayload {
-  if (error instanceof JawadError) return error.toPayload();
+  if (error instanceof JawadError) return capped(error.toPayload());
   if (isQuotaError(error)) return { code: 'EXECUTION_ERROR', message: QUOTA_MESSAGE };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'EXECUTION_ERROR', message: message || 'Something went wrong.' };
+  return capped({ code: 'EXECUTION_ERROR', message: message || 'Something went wrong.' });
+}
+
+function capped(payload: ErrorPayload): ErrorPayload {
+  const message = clipText(payload.message, CAPS.errorMessage);
+  if (payload.details === undefined) return { ...payload, message };
+  const json = JSON.stringify(payload.details) ?? '';
+  return { ...payload, message, details: json.length > CAPS.errorDetails ? { cut: clipText(json, CAPS.errorDetails) } : payload.details };
 }
 
 export const QUOTA_MESSAGE =

@@ -6,3 +6,5 @@ export * from './parse';
 export * from './request-id';
 export * from './settings';
 export * from './usage';
+export * from './caps';
+export * from './secret-fields';

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
+import { CAPS } from './caps';
 import { ErrorPayload } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
@@ -24,6 +25,8 @@ const NewOrExisting = z._default(z.nullable(Id), null);
 export const Usage = z.object({
   inputTokens: z.int().check(z.nonnegative()),
   outputTokens: z.int().check(z.nonnegative()),
+  cachedInputTokens: z.optional(z.int().check(z.nonnegative())),
+  reasoningTokens: z.optional(z.int().check(z.nonnegative())),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -49,6 +52,8 @@ export const StoredMessage = z.object({
   page: z.optional(PageRef),
   /** The model that wrote an assistant turn. */
   model: z.optional(z.string()),
+  /** The model's thinking, kept apart from the answer: shown collapsed, never sent back. */
+  reasoning: z.optional(z.string()),
   /** What memory gave the model for this answer (issue 14). */
   context: z.optional(z.array(UsedContext)),
 });
@@ -248,12 +253,25 @@ export const ChatResponsePayload = z.discriminatedUnion('phase', [
     replaces: z.optional(Id),
   }),
   z.object({ phase: z.literal('delta'), conversationId: Id, messageId: Id, text: z.string() }),
+  /** More of the model's thinking, streamed apart from the answer. */
+  z.object({ phase: z.literal('thinking'), conversationId: Id, messageId: Id, text: z.string() }),
   z.object({ phase: z.literal('final'), conversationId: Id, message: StoredMessage }),
 ]);
 export type ChatResponsePayload = z.infer<typeof ChatResponsePayload>;
 
+export const CONNECTION_CHECKS = ['reachable', 'key', 'model', 'streaming', 'tools'] as const;
+/** One line of the Test connection report: what was checked and what came of it. */
+export const ConnectionCheck = z.object({
+  name: z.enum(CONNECTION_CHECKS),
+  status: z.enum(['ok', 'warn', 'fail', 'skipped']),
+  detail: z.string(),
+});
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
 export const TestResultPayload = z.object({
   success: z.boolean(),
+  /** One line per check, in CONNECTION_CHECKS order. */
+  checks: z.optional(z.array(ConnectionCheck)),
   error: z.optional(z.string()),
   /** Models the server lists, when it lists them. */
   models: z.optional(z.array(z.string())),
@@ -296,14 +314,18 @@ export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<Backg
 
 // ---- Background → content script ------------------------------------------------------------
 
+/** Page-chosen text with a cap: the page agent cuts to size, and a longer answer is refused. */
+const Capped = (max: number) => z.string().check(z.maxLength(max));
+
 /** What a shop page says about its product; each field from the best source that has it. */
+const Fact = z.optional(Capped(CAPS.productField));
 export const Product = z.object({
-  name: z.optional(z.string()),
-  price: z.optional(z.string()),
-  currency: z.optional(z.string()),
-  brand: z.optional(z.string()),
-  rating: z.optional(z.string()),
-  availability: z.optional(z.string()),
+  name: Fact,
+  price: Fact,
+  currency: Fact,
+  brand: Fact,
+  rating: Fact,
+  availability: Fact,
   sources: z.array(z.enum(['json-ld', 'microdata', 'opengraph', 'visible'])),
 });
 export type Product = z.infer<typeof Product>;
@@ -319,8 +341,8 @@ export const SnapshotRef = z.object({
 export type SnapshotRef = z.infer<typeof SnapshotRef>;
 
 export const PageContent = z.object({
-  title: z.string(),
-  url: z.string(),
+  title: Capped(CAPS.title),
+  url: Capped(CAPS.url),
   markdown: z.string(),
   /** True when the page was longer than what a prompt can carry and was cut. */
   truncated: z.boolean(),
@@ -335,15 +357,23 @@ export type PageContent = z.infer<typeof PageContent>;
 
 /** A compact outline of the page for a model, with a ref on everything a user can act on. */
 export const PageSnapshot = z.object({
-  url: z.string(),
-  title: z.string(),
+  url: Capped(CAPS.url),
+  title: Capped(CAPS.title),
   text: z.string(),
   refs: z.array(SnapshotRef),
   elementCount: z.int(),
   /** True when the time or size budget ran out before the walk finished. */
   partial: z.boolean(),
+  /**
+   * The document each frame's refs belong to (frame prefix → document id; '' is the page). Refs
+   * restart at e1 on every page, so a ref means something only together with its document.
+   */
+  documents: z.optional(z.record(z.string(), z.string())),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
+
+/** What the background hands each frame to claim its place with: fresh per frame and per snapshot. */
+export const FRAME_CLAIM_PATTERN = /^n[0-9a-f]{16}$/;
 
 /** A snapshot ref: e12 in the page, f3e4 in frame 3. */
 export const REF_PATTERN = /^(f\d+)?e\d+$/;
@@ -365,6 +395,18 @@ export function targetOf(params: { ref?: unknown; selector?: unknown }): Target 
   if (typeof params.ref === 'string' && params.ref) return { ref: params.ref };
   return typeof params.selector === 'string' && params.selector ? { selector: params.selector } : {};
 }
+
+/**
+ * What a step was judged (and approved) on, fixed at judging time and checked again in the page
+ * just before the action runs: the document, and the target's identity as the user saw it.
+ */
+export const Binding = z.object({
+  documentId: z.string().check(z.maxLength(100)),
+  role: z.optional(z.string().check(z.maxLength(100))),
+  name: z.optional(z.string().check(z.maxLength(1_000))),
+  url: z.optional(z.string().check(z.maxLength(10_000))),
+});
+export type Binding = z.infer<typeof Binding>;
 
 /** seed 004's commands, minus snapshot (its own request). */
 /** Extra choices of get, is and scroll. */
@@ -402,11 +444,23 @@ export const ContentRequest = z.discriminatedUnion('type', [
     page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
     /** '' in the top frame; `f<frameId>` in a frame, so refs name their frame (f12e3). */
     framePrefix: z._default(z.string().check(z.regex(/^(f\d+)?$/)), ''),
+    /** A frame's single-use claim for this snapshot, which it posts to its parent window (see FRAME_CLAIMS). */
+    claim: z.optional(z.string().check(z.regex(FRAME_CLAIM_PATTERN))),
   })),
-  /** Which token this frame's parent gave it (how the background tells where a frame sits). */
-  message('FRAME_TOKEN', Empty),
-  /** What an action's target is (role, name, whether it submits a form), for Harbor's prompt. */
-  message('DESCRIBE', z.object({ target: Target })),
+  /** For each `[frame=<token>]` this frame's snapshot wrote: the claims that came from that <iframe>'s own window. */
+  message('FRAME_CLAIMS', z.object({ tokens: z.array(z.string().check(z.regex(/^t\d+$/))).check(z.maxLength(1_000)) })),
+  /**
+   * What an action's target is (role, name, whether it submits a form), and what the action would
+   * do to it (`action` + `value`: would these keys submit, this text break a line in a form field,
+   * where this link leads), judged where it would happen — for Harbor, before anything is done.
+   */
+  message('DESCRIBE', z.object({
+    target: Target,
+    action: z.optional(z.enum(ACTIONS)),
+    value: z.optional(z.string().check(z.maxLength(100_000))),
+    /** The document the caller's refs came from: another one means the refs are stale. */
+    expectDocument: z.optional(z.string().check(z.maxLength(100))),
+  })),
   /** Outlines the given refs on the page (all of the last snapshot's when none), or removes the outlines. */
   message('HIGHLIGHT', z.object({
     refs: z._default(z.array(z.string().check(z.regex(REF_PATTERN))).check(z.maxLength(5_000)), []),
@@ -418,11 +472,28 @@ export const ContentRequest = z.discriminatedUnion('type', [
     /** fill/type: text · press: keys such as "Enter" or "Control+a" · select: option value or text. */
     value: z.optional(z.string().check(z.maxLength(100_000))),
     options: z._default(ActOptions, {}),
+    /** What the step was judged on: the action does not run if the page or the element changed since. */
+    expect: z.optional(Binding),
   })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
 
-export const FrameToken = z.object({ token: z.nullable(z.string()) });
+/** FRAME_CLAIMS' answer: token → the distinct claims its <iframe>'s window posted. */
+export const FrameClaims = z.object({ claims: z.record(z.string(), z.array(z.string().check(z.regex(FRAME_CLAIM_PATTERN))).check(z.maxLength(50))) });
+export type FrameClaims = z.infer<typeof FrameClaims>;
+
+/** What an action would do to its target, found in the page before doing it. */
+export const StepEffect = z.object({
+  /** It would activate something: click a button or link, toggle, or press Enter/Space on it. */
+  activates: z.boolean(),
+  /** It would (or may) submit a form or send what was typed. */
+  submits: z.boolean(),
+  /** Why, in words for the user ("Enter in a form field submits the form"). */
+  because: z.optional(z.string().check(z.maxLength(300))),
+  /** Where the browser would go: a link's destination or the form's action. */
+  destination: z.optional(z.string()),
+});
+export type StepEffect = z.infer<typeof StepEffect>;
 
 /** DESCRIBE's answer. */
 export const TargetDescription = z.object({
@@ -435,8 +506,18 @@ export const TargetDescription = z.object({
   url: z.optional(z.string()),
   /** Text fields: the input type (email, password, …). */
   inputType: z.optional(z.string()),
+  /**
+   * Text fields: the autocomplete token that says what the field holds. For a secret field
+   * (protocol/secret-fields) it is the secret's token even when the page declares none (a numeric
+   * field named like a card number reads cc-number): isSecretTarget() tells from this and inputType.
+   */
+  autocomplete: z.optional(z.string().check(z.maxLength(100))),
   /** The document the element is in: a frame's own address, which may be another site. */
   documentUrl: z.optional(z.string()),
+  /** That document's id (new on every page load): what an approval is bound to. */
+  documentId: z.optional(z.string()),
+  /** What the described action would do, as the page sees it (DESCRIBE with an action). */
+  effect: z.optional(StepEffect),
 });
 export type TargetDescription = z.infer<typeof TargetDescription>;
 

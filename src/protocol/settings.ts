@@ -8,6 +8,12 @@ export const PROVIDER_IDS = [
   'llamacpp',
   'gemini',
   'anthropic',
+  'groq',
+  'mistral',
+  'deepseek',
+  'together',
+  'xai',
+  'azure',
   'custom',
 ] as const;
 export const ProviderId = z.enum(PROVIDER_IDS);
@@ -58,6 +64,31 @@ export const PROVIDER_PRESETS: Record<ProviderId, ProviderPreset> = {
     id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com/v1',
     defaultModel: 'claude-3-5-haiku-latest', wire: 'anthropic', needsKey: true,
     hint: 'Key from console.anthropic.com.',
+  },
+  groq: {
+    id: 'groq', label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', defaultModel: 'llama-3.3-70b-versatile',
+    wire: 'openai', needsKey: true, hint: 'Key from console.groq.com/keys. Reasoning models send their thinking apart, shown as Thinking.',
+  },
+  mistral: {
+    id: 'mistral', label: 'Mistral', baseUrl: 'https://api.mistral.ai/v1', defaultModel: 'mistral-small-latest',
+    wire: 'openai', needsKey: true, hint: 'Key from console.mistral.ai. Its API rejects fields it does not know; Jawad drops them and remembers.',
+  },
+  deepseek: {
+    id: 'deepseek', label: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', defaultModel: 'deepseek-chat',
+    wire: 'openai', needsKey: true, hint: 'Key from platform.deepseek.com. deepseek-reasoner shows its thinking apart.',
+  },
+  together: {
+    id: 'together', label: 'Together AI', baseUrl: 'https://api.together.xyz/v1', defaultModel: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+    wire: 'openai', needsKey: true, hint: 'Key from api.together.ai/settings/api-keys.',
+  },
+  xai: {
+    id: 'xai', label: 'xAI (Grok)', baseUrl: 'https://api.x.ai/v1', defaultModel: 'grok-3-mini',
+    wire: 'openai', needsKey: true, hint: 'Key from console.x.ai.',
+  },
+  azure: {
+    // No default: every Azure resource and deployment has its own URL.
+    id: 'azure', label: 'Azure OpenAI', baseUrl: '', defaultModel: '', wire: 'openai', needsKey: true,
+    hint: 'Paste your deployment URL, https://RESOURCE.openai.azure.com/openai/deployments/NAME (?api-version= optional), and the deployment name as the model. The key goes in the api-key header.',
   },
   custom: {
     id: 'custom', label: 'Custom (OpenAI-compatible)', baseUrl: 'http://localhost:8000/v1', defaultModel: '',

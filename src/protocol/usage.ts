@@ -26,6 +26,8 @@ export const UsageRecord = z.object({
   cachedInputTokens: Tokens,
   /** The part of outputTokens spent on reasoning, where the server says. */
   reasoningTokens: Tokens,
+  /** The call finished but the server reported no usage (the counts are zeros, not measurements). */
+  unreported: z.optional(z.boolean()),
   createdAt: z.number(),
 });
 export type UsageRecord = z.infer<typeof UsageRecord>;

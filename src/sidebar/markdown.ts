@@ -1,12 +1,23 @@
 /**
- * Model output → safe DOM. marked renders, DOMPurify sanitises (no script, no event handlers, no
- * `javascript:` or `data:` links), and remote images are not loaded until the user asks: an image
- * URL in an answer can carry data out (the model may have read it from a hostile page).
+ * Model output → safe DOM. marked renders and DOMPurify keeps only what markdown itself produces
+ * (an allowlist of tags and attributes): no script, no event handlers, no `javascript:` or `data:`
+ * links, and no element that fetches anything by itself. A model that read a hostile page can be
+ * made to write `<video poster>`, `<audio src>`, `<source srcset>`, `background=` or an image whose
+ * URL carries the conversation out; none of them survives. Images become buttons, and an image is
+ * fetched only when the user clicks it. The extension pages' CSP (no remote img-src/media-src) is the
+ * second wall.
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 
 const SAFE_URL = /^(?:https?:|mailto:|#)/i;
+
+/** Everything marked emits for GFM markdown, and nothing that loads a resource (img is swapped out below). */
+const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
+  'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'kbd', 'span',
+];
+const ALLOWED_ATTR = ['href', 'title', 'alt', 'src', 'start', 'align', 'class', 'colspan', 'rowspan'];
 
 let hooksInstalled = false;
 
@@ -18,7 +29,8 @@ function installHooks(): void {
       node.target = '_blank';
       node.rel = 'noopener noreferrer nofollow';
     }
-    if (node instanceof HTMLImageElement) node.replaceWith(blockedImage(node));
+    // Only markdown's own code-highlighting classes are kept.
+    if (node instanceof Element && node.hasAttribute('class') && !/^language-[\w-]+$/.test(node.getAttribute('class') ?? '')) node.removeAttribute('class');
   });
 }
 
@@ -37,21 +49,38 @@ function blockedImage(image: HTMLImageElement): HTMLElement {
 export function renderMarkdown(markdown: string): DocumentFragment {
   installHooks();
   const html = marked.parse(markdown, { async: false, gfm: true });
-  return DOMPurify.sanitize(html, {
+  const fragment = DOMPurify.sanitize(html, {
     RETURN_DOM_FRAGMENT: true,
     ALLOWED_URI_REGEXP: SAFE_URL,
-    FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
-    FORBID_ATTR: ['style', 'srcset'],
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
   });
+  // After sanitising: a button swapped in during the walk would itself be removed (not markdown).
+  for (const image of fragment.querySelectorAll('img')) image.replaceWith(blockedImage(image));
+  return fragment;
 }
 
-/** Click handler for rendered markdown: loads a blocked image the user chose to see. */
-export function loadImageOnClick(event: MouseEvent): void {
+/**
+ * Click handler for rendered markdown: loads a blocked image the user chose to see. The CSP allows
+ * no remote images, so it is fetched here (without cookies or referrer) and shown from a blob.
+ */
+export async function loadImageOnClick(event: MouseEvent): Promise<void> {
   const button = (event.target as Element | null)?.closest?.('button.blocked-image');
-  if (!(button instanceof HTMLButtonElement) || !button.dataset.src) return;
-  const image = document.createElement('img');
-  image.src = button.dataset.src;
-  image.alt = button.textContent?.replace(/^Load image:?\s*/, '') ?? '';
-  image.referrerPolicy = 'no-referrer';
-  button.replaceWith(image);
+  if (!(button instanceof HTMLButtonElement) || !button.dataset.src || button.disabled) return;
+  button.disabled = true;
+  const alt = button.textContent?.replace(/^Load image:?\s*/, '') ?? '';
+  try {
+    const response = await fetch(button.dataset.src, { credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' });
+    const blob = await response.blob();
+    if (!response.ok || !blob.type.startsWith('image/')) throw new Error(response.ok ? 'not an image' : `HTTP ${response.status}`);
+    const image = document.createElement('img');
+    image.src = URL.createObjectURL(blob);
+    image.alt = alt;
+    button.replaceWith(image);
+  } catch (error) {
+    button.disabled = false;
+    button.textContent = `Image could not be loaded (${error instanceof Error ? error.message : 'error'}): ${alt}`;
+  }
 }

@@ -235,6 +235,10 @@ function applyChatResponse(state: ChatState, payload: Extract<BackgroundEvent, {
     const messages = state.messages.map((m) => (m.id === payload.messageId ? { ...m, content: m.content + payload.text } : m));
     return { ...state, messages };
   }
+  if (payload.phase === 'thinking') {
+    const messages = state.messages.map((m) => (m.id === payload.messageId ? { ...m, reasoning: (m.reasoning ?? '') + payload.text } : m));
+    return { ...state, messages };
+  }
   return { ...state, messages: replaceMessage(state.messages, payload.message) };
 }
 

@@ -11,7 +11,7 @@ import { SettingsStore } from '../../src/db/settings';
 import { JawadError, type BackgroundEvent, type ProviderSettings, type TestResultPayload } from '../../src/protocol';
 import { ToolRegistry } from '../../src/background/tools/registry';
 import { VoiceService } from '../../src/background/voice/voice-service';
-import { PermissionBroker } from '../../src/background/agent/permission-broker';
+import { PermissionBroker } from '../../src/background/gate/permission-broker';
 import { HarborStore } from '../../src/db/harbor-store';
 import { StepStore } from '../../src/db/steps';
 
@@ -86,7 +86,7 @@ describe('settings handlers', () => {
     await settings.save({ ...SETTINGS, baseUrl: 'https://api.openai.com/v1' });
     const { apiKey: _omitted, ...typed } = SETTINGS;
     await handlers.TEST_CONNECTION({ type: 'TEST_CONNECTION', requestId: REQ, payload: { ...typed, model: 'o3' } }, context);
-    expect(testConnection).toHaveBeenCalledWith(expect.objectContaining({ model: 'o3', apiKey: 'sk-secret-key-1234' }));
+    expect(testConnection).toHaveBeenCalledWith(expect.objectContaining({ model: 'o3', apiKey: 'sk-secret-key-1234' }), REQ);
     expect(replies).toEqual([{ type: 'TEST_RESULT', requestId: REQ, payload: { success: true, latencyMs: 5 } }]);
   });
 

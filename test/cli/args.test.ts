@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand, UsageError } from '../../cli/args';
+import { parseCommand, USAGE, UsageError } from '../../cli/args';
 
 const PAGE = 'http://127.0.0.1:8080/form-app.html';
 
@@ -18,6 +18,7 @@ describe('parseCommand', () => {
       url: PAGE,
       settings: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'm1', apiKey: 'sk-1', timeoutSeconds: 60 },
       approve: 'allow-once',
+      approveCritical: false,
       timeoutMs: 30_000,
       headed: true,
       task: 'Click Save',
@@ -26,13 +27,26 @@ describe('parseCommand', () => {
 
   it('defaults to Chromium, headless, OpenAI and denying every prompt', () => {
     const options = run(['run', '--url', PAGE, 'do it']);
-    expect(options).toMatchObject({ browser: 'chromium', headed: false, approve: 'deny', timeoutMs: 120_000 });
+    expect(options).toMatchObject({ browser: 'chromium', headed: false, approve: 'deny', approveCritical: false, timeoutMs: 120_000 });
     expect(options.settings).toEqual({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', timeoutSeconds: 60 });
   });
 
   it('takes the key from JAWAD_API_KEY when --api-key is absent', () => {
     expect(run(['run', '--url', PAGE, 'task'], { JAWAD_API_KEY: 'sk-env' }).settings.apiKey).toBe('sk-env');
     expect(run(['run', '--url', PAGE, '--api-key', 'sk-flag', 'task'], { JAWAD_API_KEY: 'sk-env' }).settings.apiKey).toBe('sk-flag');
+  });
+
+  it('allows critical steps only when --approve-critical is given explicitly, next to an allow', () => {
+    for (const approve of ['allow-once', 'allow-site', 'allow-session']) {
+      expect(run(['run', '--url', PAGE, '--approve', approve, 'task']).approveCritical).toBe(false);
+      expect(run(['run', '--url', PAGE, '--approve', approve, '--approve-critical', 'task'])).toMatchObject({ approve, approveCritical: true });
+    }
+  });
+
+  it('says in the help that critical steps are denied without --approve-critical', () => {
+    expect(USAGE).toMatch(/--approve DECISION .*allow-session/s);
+    expect(USAGE).toMatch(/Critical steps[\s\S]*denied[\s\S]*unless --approve-critical/);
+    expect(USAGE).toContain('--approve-critical');
   });
 
   it('answers --help and -h with the help, whatever else is there', () => {
@@ -47,7 +61,9 @@ describe('parseCommand', () => {
     [['run', 'task'], /--url is required/],
     [['run', '--url', 'not a url', 'task'], /is not a URL/],
     [['run', '--url', PAGE, '--browser', 'safari', 'task'], /--browser must be one of chromium, firefox/],
-    [['run', '--url', PAGE, '--approve', 'yes', 'task'], /--approve must be one of deny, allow-once, allow-site/],
+    [['run', '--url', PAGE, '--approve', 'yes', 'task'], /--approve must be one of deny, allow-once, allow-site, allow-session/],
+    [['run', '--url', PAGE, '--approve-critical', 'task'], /--approve-critical only widens an allow/],
+    [['run', '--url', PAGE, '--approve', 'deny', '--approve-critical', 'task'], /--approve-critical only widens an allow/],
     [['run', '--url', PAGE, '--provider', 'acme', 'task'], /--provider must be one of/],
     [['run', '--url', PAGE, '--llm-url', 'ftp://x', 'task'], /--llm-url must be a full http/],
     [['run', '--url', PAGE, '--provider', 'custom', 'task'], /--model is required with --provider custom/],

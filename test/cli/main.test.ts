@@ -21,7 +21,7 @@ describe('main', () => {
     const { out, err, output } = capture();
     expect(await main(['run', '--url', 'http://127.0.0.1/', '--approve', 'sure', 'task'], {}, output)).toBe(2);
     expect(out).toEqual([]);
-    expect(err.join('\n')).toMatch(/--approve must be one of deny, allow-once, allow-site[\s\S]*Usage: jawad run/);
+    expect(err.join('\n')).toMatch(/--approve must be one of deny, allow-once, allow-site, allow-session[\s\S]*Usage: jawad run/);
   });
 });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contrast, hasInvisibleInk, parseColor } from '../../src/content/visibility';
+import { clipPathArea, contrast, cssClipArea, filterOpacity, hasInvisibleInk, isEmptyClip, parseColor } from '../../src/content/visibility';
 
-const style = (color: string, fontSize = '16px') => ({ color, fontSize }) as CSSStyleDeclaration;
+/** A computed style with only what the ink rules read; `extra` holds properties read by name. */
+const style = (color: string, fontSize = '16px', extra: Record<string, string> = {}, backgroundImage = 'none') =>
+  ({ color, fontSize, backgroundImage, getPropertyValue: (name: string) => extra[name] ?? '' }) as unknown as CSSStyleDeclaration;
 
 describe('parseColor', () => {
   it('reads the computed forms browsers give, and declines the rest', () => {
@@ -32,5 +34,57 @@ describe('hasInvisibleInk', () => {
     expect(hasInvisibleInk(style('rgb(150, 150, 150)'), 'rgb(255, 255, 255)')).toBe(false);
     expect(hasInvisibleInk(style('rgb(255, 255, 255)'), undefined)).toBe(false);
     expect(hasInvisibleInk(style('rgb(255, 255, 255)'), 'rgb(13, 79, 74)')).toBe(false);
+  });
+});
+
+describe('hasInvisibleInk, scaled and filled', () => {
+  it('flags ordinary text shrunk to a speck by a transform or zoom', () => {
+    expect(hasInvisibleInk(style('rgb(0, 0, 0)'), 'rgb(255, 255, 255)', 0.1)).toBe(true);
+    expect(hasInvisibleInk(style('rgb(0, 0, 0)'), 'rgb(255, 255, 255)', 0)).toBe(true);
+    expect(hasInvisibleInk(style('rgb(0, 0, 0)'), 'rgb(255, 255, 255)', 0.5)).toBe(false);
+  });
+
+  it('reads -webkit-text-fill-color over color, except for gradient text painted by its background', () => {
+    const transparentFill = { '-webkit-text-fill-color': 'rgba(0, 0, 0, 0)' };
+    expect(hasInvisibleInk(style('rgb(0, 0, 0)', '16px', transparentFill), 'rgb(255, 255, 255)')).toBe(true);
+    expect(hasInvisibleInk(style('rgb(0, 0, 0)', '16px', { ...transparentFill, 'background-clip': 'text' }, 'linear-gradient(red, blue)'), 'rgb(255, 255, 255)')).toBe(false);
+    expect(hasInvisibleInk(style('rgb(0, 0, 0)', '16px', { '-webkit-text-fill-color': 'rgb(255, 255, 255)' }), 'rgb(255, 255, 255)')).toBe(true);
+  });
+});
+
+const box = { left: 100, top: 50, width: 400, height: 20 };
+
+describe('clipPathArea', () => {
+  it('leaves nothing for the shapes that hide (computed forms from Chromium and Firefox)', () => {
+    for (const value of ['inset(50%)', 'inset(0px 0px 100%)', 'inset(0px 100% 100% 0px)', 'circle(0px)', 'circle(0px at 50% 50%)', 'ellipse(0px 0px)', 'polygon(0px 0px, 0px 0px, 0px 0px)', 'inset(50%) border-box']) {
+      expect(isEmptyClip(clipPathArea(value, box)), value).toBe(true);
+    }
+  });
+
+  it('keeps what a visible shape covers, and does not judge url(), path() or keywords', () => {
+    expect(clipPathArea('inset(2px 10% 3px 40px round 5px)', box)).toEqual({ left: 140, top: 52, right: 460, bottom: 67 });
+    // A circle's percentage is of the box's diagonal over √2 (CSS Shapes).
+    const r = (0.5 * Math.hypot(400, 20)) / Math.SQRT2;
+    expect(clipPathArea('circle(50% at 10px 10px)', box)).toEqual({ left: 110 - r, top: 60 - r, right: 110 + r, bottom: 60 + r });
+    expect(isEmptyClip(clipPathArea('polygon(0% 0%, 100% 0%, 50% 100%)', box))).toBe(false);
+    expect(clipPathArea('url("#x")', box)).toBeUndefined();
+    expect(clipPathArea('path("M 0 0 L 0 0")', box)).toBeUndefined();
+    expect(clipPathArea('circle(closest-side)', box)).toBeUndefined();
+  });
+});
+
+describe('cssClipArea', () => {
+  it('reads rect(top, right, bottom, left) against the box, auto meaning the edge', () => {
+    expect(isEmptyClip(cssClipArea('rect(0px, 0px, 0px, 0px)', box))).toBe(true);
+    expect(cssClipArea('rect(0px, auto, auto, 0px)', box)).toEqual({ left: 100, top: 50, right: 500, bottom: 70 });
+    expect(cssClipArea('auto', box)).toBeUndefined();
+  });
+});
+
+describe('filterOpacity', () => {
+  it('multiplies every opacity() in the filter, numbers or percentages', () => {
+    expect(filterOpacity('none')).toBe(1);
+    expect(filterOpacity('opacity(0)')).toBe(0);
+    expect(filterOpacity('blur(2px) opacity(50%) opacity(0.5)')).toBe(0.25);
   });
 });

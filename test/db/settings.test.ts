@@ -19,6 +19,15 @@ const openai: ProviderSettings = { provider: 'openai', baseUrl: 'https://api.ope
 const KEY = 'sk-proj-abcdefghijklmnop9876';
 
 describe('SettingsStore', () => {
+  it('remembers a request shape per model, across a reopened database', async () => {
+    await store.rememberRequestShape('custom http://x/v1 a', { maxTokensField: 'max_completion_tokens', drop: [] });
+    await store.rememberRequestShape('custom http://x/v1 b', { maxTokensField: 'max_tokens', drop: ['stream_options'] });
+    const reopened = new SettingsStore(new JawadDatabase(db.name));
+    expect(await reopened.requestShape('custom http://x/v1 a')).toEqual({ maxTokensField: 'max_completion_tokens', drop: [] });
+    expect(await reopened.requestShape('custom http://x/v1 b')).toEqual({ maxTokensField: 'max_tokens', drop: ['stream_options'] });
+    expect(await reopened.requestShape('custom http://x/v1 c')).toBeUndefined();
+  });
+
   it('has nothing before the first save', async () => {
     expect(await store.load()).toBeUndefined();
   });

@@ -68,8 +68,13 @@ for (const browserName of browsersUnderTest()) {
       expect(stale.error?.code).toBe('STALE_REF');
       const unknown = await tool(jawad, 'click', { ref: 'e99999' });
       expect(unknown.error?.code).toBe('STALE_REF');
-      const both = await tool(jawad, 'click', { ref: refs.name, selector: '#name' });
-      expect(both.error?.code).toBe('VALIDATION_ERROR');
+      // Both given: the ref (what the model just read in a snapshot) wins over the selector.
+      const both = await tool(jawad, 'fill', { ref: refs.name, selector: '[data-testid=search]', text: 'Both given' });
+      expect(both.success, JSON.stringify(both.error)).toBe(true);
+      expect(await appState(page)).toContain('name=Both given');
+      // A bad call says why, so the model can correct itself.
+      const wrongRef = await tool(jawad, 'click', { ref: '#name' });
+      expect(wrongRef.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('ref: A ref looks like e12') });
     });
 
     it('types, presses keys, hovers, double-clicks, scrolls and reads, as the app sees it', async () => {

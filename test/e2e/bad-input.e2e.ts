@@ -103,9 +103,11 @@ for (const browserName of browsersUnderTest()) {
       expect(first.data!.text).toContain('Like post 0');
       const postsBefore = Number(await page.$eval('body', (body) => body.dataset.posts));
       for (let i = 0; i < 4; i++) {
+        const posts = Number(await page.$eval('body', (body) => body.dataset.posts));
         const scrolled = await tool(suite.jawad, 'scroll', { direction: 'bottom' });
         expect(scrolled.success, JSON.stringify(scrolled.error)).toBe(true);
-        await sleep(150); // the feed loads more when its end comes into view
+        // The feed loads more when its end comes into view.
+        await page.waitForFunction((before) => Number(document.body.dataset.posts) > before, { timeout: 5_000 }, posts);
       }
       const postsAfter = Number(await page.$eval('body', (body) => body.dataset.posts));
       expect(postsAfter, 'the feed kept loading as it was scrolled').toBeGreaterThan(postsBefore);
@@ -128,12 +130,12 @@ for (const browserName of browsersUnderTest()) {
       expect(refOf(second.data, 'stable')).toBe(refOf(first.data, 'stable'));
       expect((await tool(suite.jawad, 'click', { ref: refOf(second.data, 'stable') })).success).toBe(true);
       expect(await page.$eval('#clicks', (el) => el.textContent)).toBe('clicks=1');
-      await sleep(300); // the storm has replaced every button it had made
+      await page.waitForFunction((name) => !Array.from(document.querySelectorAll('#storm button')).some((button) => button.textContent === name), { timeout: 5_000 }, churned!.name);
       const stale = await tool(suite.jawad, 'click', { ref: churned!.ref });
       expect(stale.error?.code).toBe('STALE_REF');
       const mutations = Number(await page.$eval('#mutations', (el) => el.textContent));
-      await sleep(100);
-      expect(Number(await page.$eval('#mutations', (el) => el.textContent)), 'the page’s own scripts still run').toBeGreaterThan(mutations);
+      // The page's own scripts still run.
+      await page.waitForFunction((before) => Number(document.getElementById('mutations')?.textContent) > before, { timeout: 5_000 }, mutations);
       await expectResponsive(page);
     });
 

@@ -68,6 +68,40 @@ for (const browserName of browsersUnderTest()) {
       expect(suite.fixtures.hits.some((path) => path.startsWith('/track.png'))).toBe(false);
     });
 
+    it('loads nothing an answer names — media beacons, srcset, backgrounds — until the user clicks an image', async () => {
+      const beacon = (kind: string) => `${suite.fixtures.url}/beacon-${kind}?conversation=secret`;
+      const markup = [
+        `<video poster="${beacon('poster')}" src="${beacon('video')}" autoplay></video>`,
+        `<audio src="${beacon('audio')}" autoplay></audio>`,
+        `<picture><source srcset="${beacon('source')} 1x"><img src="${beacon('img')}" srcset="${beacon('srcset')} 2x" alt="pic"></picture>`,
+        `<table background="${beacon('background')}"><tr><td background="${beacon('td')}">cell</td></tr></table>`,
+        `<input type="image" src="${beacon('input')}"><object data="${beacon('object')}"></object><embed src="${beacon('embed')}">`,
+        `<svg><image href="${beacon('svg')}"></image></svg><link rel="prefetch" href="${beacon('prefetch')}">`,
+        `<div style="background-image:url(${beacon('style')})">styled</div><body background="${beacon('body')}">`,
+        `<meta http-equiv="refresh" content="0;url=${beacon('refresh')}"><iframe src="${beacon('iframe')}"></iframe>`,
+        `![chart](${suite.fixtures.url}/pixel.png?clicked=1)`,
+      ].join('\n\n');
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: [markup] });
+      await sendMessage(suite.jawad.sidebar, 'Render some media');
+      const answer = await waitForAnswer(suite.jawad.sidebar);
+      expect(answer.status).toBe('complete');
+      // Give anything that would load a chance to: the answer's own image button proves the DOM settled.
+      await suite.jawad.sidebar.waitFor((win) => win.document.querySelectorAll('article.message.assistant button.blocked-image').length > 0, null, 'the image button');
+      const loaded = await suite.jawad.sidebar.eval((win) => win.performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.includes('beacon-') || name.includes('clicked=1')), null);
+      expect(loaded).toEqual([]);
+      const fetched = () => suite.fixtures.requests.map((request) => request.url).filter((url) => url.startsWith('/beacon-') || url.includes('clicked=1'));
+      expect(fetched()).toEqual([]);
+
+      await suite.jawad.sidebar.eval((win) => {
+        // This answer's button: an earlier answer in the conversation may show a "chart" too.
+        const answers = win.document.querySelectorAll('article.message.assistant');
+        const buttons = answers[answers.length - 1]!.querySelectorAll<HTMLButtonElement>('button.blocked-image');
+        [...buttons].find((button) => button.innerText.includes('chart'))!.click();
+      }, null);
+      await suite.jawad.sidebar.waitFor((win) => [...win.document.querySelectorAll('article.message.assistant img')].some((img) => (img as HTMLImageElement).alt === 'chart' && (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), null, 'the clicked image');
+      expect(fetched()).toEqual(['/pixel.png?clicked=1']);
+    });
+
     it('summarizes the active page from its visible main content only', async () => {
       await suite.jawad.openTab(`${suite.fixtures.url}/article.html`);
       suite.provider.enqueue({ kind: 'openai-stream', chunks: ['The article weighs ', 'a Severn barrage against ', 'its ecological cost.'] });

@@ -3,7 +3,7 @@
  * reconnect by itself and nothing typed, stored or streamed may be lost.
  */
 import { describe, expect, it } from 'vitest';
-import { browsersUnderTest, newProfileDir, sleep, type JawadBrowser } from './support/extension-browser';
+import { browsersUnderTest, newProfileDir, type JawadBrowser } from './support/extension-browser';
 import { startFixtureServer } from '../support/fixture-server';
 import type { Reply } from '../support/provider-server';
 import { backToChat, configureProvider, markAnswersSeen, messages, openView, sendMessage, useFreshBrowserPerTest, waitForAnswer } from './support/flows';
@@ -17,6 +17,31 @@ async function recordConnectionStates(jawad: JawadBrowser): Promise<void> {
     const status = win.document.querySelector('.connection')!;
     new win.MutationObserver(() => log.push(status.getAttribute('data-state') ?? '')).observe(status, { attributes: true });
   }, null);
+}
+
+/** Waits until the background's journal (IndexedDB, read from the sidebar: same origin) holds `text`. */
+function waitForJournal(jawad: JawadBrowser, text: string): Promise<unknown> {
+  return jawad.sidebar.waitFor(
+    (win, wanted) =>
+      new Promise<boolean>((done) => {
+        const open = win.indexedDB.open('jawad');
+        open.onerror = () => done(false);
+        open.onsuccess = () => {
+          const db = open.result;
+          const read = db.transaction('messages').objectStore('messages').getAll();
+          read.onsuccess = () => {
+            db.close();
+            done((read.result as Array<{ content?: unknown }>).some((row) => typeof row.content === 'string' && row.content.includes(wanted)));
+          };
+          read.onerror = () => {
+            db.close();
+            done(false);
+          };
+        };
+      }),
+    text,
+    'the partial answer in the journal',
+  );
 }
 
 const connectionStates = (jawad: JawadBrowser) => jawad.sidebar.eval((win) => (win as unknown as { __states: string[] }).__states, null);
@@ -38,7 +63,7 @@ for (const browserName of browsersUnderTest()) {
       suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Spring tides ', 'happen at ', 'new and full moon.'], stallAfter: 2 });
       await sendMessage(jawad.sidebar, 'And spring tides?');
       await jawad.sidebar.waitFor((win) => win.document.querySelector('article.message.assistant:last-of-type .markdown')?.textContent?.includes('happen at'), null, 'the partial answer');
-      await sleep(400); // the background journals a streaming answer every 250 ms
+      await waitForJournal(jawad, 'happen at'); // the background journals a streaming answer every 250 ms
       await recordConnectionStates(jawad);
       await jawad.stopBackground();
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
+import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
 
@@ -26,7 +26,11 @@ for (const browserName of browsersUnderTest()) {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/frames.html`);
       await page.waitForFunction(() => Array.from(document.querySelectorAll('iframe')).every((f) => f.src), { timeout: 5000 });
-      await sleep(500); // let the frames load
+      const sources = await page.$$eval('iframe', (frames) => frames.map((frame) => frame.src));
+      await Promise.all(sources.map(async (source) => {
+        const frame = await page.waitForFrame((candidate) => candidate.url() === source, { timeout: 5000 });
+        await frame.waitForFunction(() => document.readyState === 'complete' && document.body.textContent?.includes('FRAMEMARK'), { timeout: 5000 });
+      }));
 
       const snapshot = await tool(jawad, 'snapshot');
       expect(snapshot.success, JSON.stringify(snapshot.error)).toBe(true);
@@ -34,7 +38,7 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toContain('FRAMEMARK-same');
       expect(text).toContain('FRAMEMARK-cross');
       expect(text).not.toContain('FRAMEMARK-hidden');
-      expect(text).toMatch(/- iframe "Opening hours" \[frame=t\d+\]\n {2}- text: FRAMEMARK-same/);
+      expect(text).toMatch(/- iframe "Opening hours" \[frame=t\d+\]\n {2}FRAMEMARK-same/);
       const childButtons = refs.filter((r) => r.testid === 'child-button');
       expect(childButtons).toHaveLength(2);
       for (const ref of childButtons) expect(ref.ref).toMatch(/^f\d+e\d+$/);

@@ -42,7 +42,8 @@ async function marksOf(context: Page | Frame, selector: string, offset: Point = 
 
 /** Whether each point shows the outline colour (any pixel of the 3×3 around it, against rounding). */
 async function outlined(jawad: JawadBrowser, page: Page, points: Point[]): Promise<boolean[]> {
-  await sleep(120); // two animation frames for the outlines to move
+  // The overlay moves its outlines on the next animation frame: wait two, as the page counts them.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const png = (await page.screenshot({ encoding: 'base64' })) as string;
   const viewportWidth = await page.evaluate(() => window.innerWidth);
   const pixels = await jawad.host.evaluate(async (data, at, width) => {

@@ -36,5 +36,9 @@ for (const browserName of browsersUnderTest()) {
       expect(await productOf('product-visible.html')).toEqual({ name: 'Brass Tide Clock', price: '24.99', currency: 'GBP', sources: ['visible'] });
       expect(await productOf('article.html')).toBeNull();
     });
+
+    it('reports no product for an encyclopedia article that mentions prices beside a button', async () => {
+      expect(await productOf('encyclopedia-article.html')).toBeNull();
+    });
   });
 }

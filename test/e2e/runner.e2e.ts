@@ -67,12 +67,22 @@ describe.each(browsersUnderTest())('jawad run in %s', (browser) => {
   });
   beforeEach(() => provider.reset());
 
-  const run = (approve: string, extra: string[] = []) =>
+  const run = (approve: string, extra: string[] = [], page = 'form-app.html', task = 'Remove the extra line from the form') =>
     runCli(process.execPath, [
-      'bin/jawad.mjs', 'run', '--browser', browser, '--url', `${fixtures.url}/form-app.html`,
+      'bin/jawad.mjs', 'run', '--browser', browser, '--url', `${fixtures.url}/${page}`,
       '--provider', 'custom', '--llm-url', `${provider.url}/v1`, '--model', 'test-model',
-      '--approve', approve, ...extra, 'Remove the extra line from the form',
+      '--approve', approve, ...extra, task,
     ]);
+
+  /** The store's "Place order": a critical step. `get` reads the page's own order state back. */
+  function scriptOrderTask(answer: string): void {
+    provider.enqueue(
+      { kind: 'openai-tool-stream', calls: [{ id: 'call-order', name: 'click', arguments: JSON.stringify({ selector: '#place-order' }) }] },
+      { kind: 'openai-tool-stream', calls: [{ id: 'call-get', name: 'get', arguments: JSON.stringify({ selector: '#order-state', what: 'text' }) }] },
+      { kind: 'openai-stream', chunks: [answer] },
+    );
+  }
+  const order = (extra: string[]) => run('allow-once', extra, 'agent-store.html', 'Place the order');
 
   function scriptClickTask(answer: string): void {
     provider.enqueue(
@@ -106,6 +116,28 @@ describe.each(browsersUnderTest())('jawad run in %s', (browser) => {
     expect(click).toMatchObject({ promptRaised: true, decision: 'allow-once', status: 'done', result: { success: true } });
     expect(formTextSeenByModel(provider.requests)).not.toContain('Remove this line');
     expect(result.lines.at(-1)).toMatchObject({ type: 'answer', status: 'complete', text: 'Removed the extra line.' });
+  }, RUN_TIMEOUT_MS);
+
+  it('--approve allow-once never approves a critical step: "Place order" is denied and recorded, the page untouched', async () => {
+    scriptOrderTask('The order was not placed.');
+    const result = await order([]);
+
+    expect(result.code, result.stderr).toBe(0);
+    const steps = stepLines(result);
+    expect(steps.map((step) => [step.tool, step.status])).toEqual([['click', 'denied'], ['get', 'done']]);
+    expect(steps[0]).toMatchObject({ params: { selector: '#place-order' }, critical: true, promptRaised: true, decision: 'deny' });
+    expect(formTextSeenByModel(provider.requests)).toContain('No order yet.');
+    expect(result.stderr).toMatch(/Step 1 click asks: .* → deny \(critical: pass --approve-critical to allow it\)/);
+  }, RUN_TIMEOUT_MS);
+
+  it('--approve allow-once --approve-critical: "Place order" runs, allowed once', async () => {
+    scriptOrderTask('Order placed.');
+    const result = await order(['--approve-critical']);
+
+    expect(result.code, result.stderr).toBe(0);
+    const click = stepLines(result).find((step) => step.tool === 'click');
+    expect(click).toMatchObject({ critical: true, promptRaised: true, decision: 'allow-once', status: 'done', result: { success: true } });
+    expect(formTextSeenByModel(provider.requests)).toContain('Order placed: 0 item(s).');
   }, RUN_TIMEOUT_MS);
 
   it('gives up at --timeout with an error line and exit code 1', async () => {

@@ -2,7 +2,7 @@
  * Pages and malformed messages must never reach or crash the privileged background.
  */
 import { describe, expect, it } from 'vitest';
-import { browsersUnderTest, sleep } from './support/extension-browser';
+import { browsersUnderTest } from './support/extension-browser';
 import { backToChat, useReadyJawad, openView, sendMessage, waitForAnswer } from './support/flows';
 
 interface PortProbe {
@@ -14,13 +14,22 @@ for (const browserName of browsersUnderTest()) {
   describe(`security in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
 
-    it('ignores everything a web page sends its way', async () => {
-      const page = await suite.jawad.openTab(`${suite.fixtures.url}/hostile.html`);
+    it('ignores everything a web page sends its way, even addressed with its real id', async () => {
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/hostile.html?id=${encodeURIComponent(suite.jawad.extensionId)}`);
+      await page.waitForSelector('#result[data-done=true]', { timeout: 10_000 });
       const attempts = JSON.parse((await page.$eval('#result', (el) => el.textContent)) ?? '{}') as Record<string, string>;
-      expect(attempts.sendMessage).not.toBe('sent');
-      expect(attempts.connect).not.toBe('sent');
-      await sleep(500);
-      expect(suite.provider.requests).toEqual([]);
+      expect(attempts.id).toBe(suite.jawad.extensionId);
+      // No API to call at all, or the call turned down: never an answer, never a port left open.
+      expect(attempts.sendMessage).toMatch(/^(no-api|refused: )/);
+      expect(attempts.connect).toMatch(/^(no-api|refused: )/);
+      // Nor did its window messages and events start anything: a chat of the user's own, answered
+      // after them, is the only thing that reached the model.
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Only you.'] });
+      await sendMessage(suite.jawad.sidebar, 'Who is talking to you?');
+      expect((await waitForAnswer(suite.jawad.sidebar)).text).toBe('Only you.');
+      const sent = suite.provider.requests.map((request) => JSON.stringify(request.json ?? ''));
+      expect(sent.some((body) => body.includes('Who is talking to you?'))).toBe(true);
+      expect(sent.filter((body) => /exfiltrate|evil\.test/.test(body))).toEqual([]);
       await openView(suite.jawad.sidebar, 'History');
       expect(await suite.jawad.sidebar.text('.history')).not.toContain('exfiltrate');
       await openView(suite.jawad.sidebar, 'Settings');
@@ -78,7 +87,8 @@ for (const browserName of browsersUnderTest()) {
         } catch {
           // Posting to a port the other side already closed may throw.
         }
-        await new Promise((r) => setTimeout(r, 1000));
+        const deadline = Date.now() + 5000;
+        while (!disconnected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         return { disconnected, answers: answers.length };
       });
       expect(outcome).toEqual({ disconnected: true, answers: 0 });

@@ -78,7 +78,7 @@ for (const browserName of browsersUnderTest()) {
       const { jawad } = suite;
       const before = await activeTabUrl(jawad);
       const refused = await runTool(jawad, 'open_url', { url: 'javascript:alert(document.cookie)' });
-      expect(refused.status).toMatch(/^open_url failed \(VALIDATION_ERROR\) in \d+ ms: Invalid parameters for open_url\.$/);
+      expect(refused.status).toMatch(/^open_url failed \(VALIDATION_ERROR\) in \d+ ms: Invalid parameters for open_url — url: Only http:\/\/ and https:\/\/ addresses can be opened\.$/);
       expect(refused.details).toEqual([expect.objectContaining({ parameter: 'url' })]);
       expect(await activeTabUrl(jawad)).toBe(before);
 

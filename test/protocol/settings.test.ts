@@ -31,10 +31,10 @@ describe('keyHint', () => {
 });
 
 describe('provider presets', () => {
-  it('gives every provider defaults that pass validation (except custom, which needs a model)', () => {
+  it('gives every provider defaults that pass validation (except custom, which needs a model, and Azure, whose URL is the user’s own)', () => {
     for (const id of PROVIDER_IDS) {
       const result = ProviderSettings.safeParse(defaultSettingsFor(id));
-      expect(result.success, id).toBe(id !== 'custom');
+      expect(result.success, id).toBe(id !== 'custom' && id !== 'azure');
       expect(PROVIDER_PRESETS[id].id).toBe(id);
     }
   });

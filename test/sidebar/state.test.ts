@@ -94,6 +94,17 @@ describe('applyEvent: deltas and final', () => {
     expect(state.messages.find((m) => m.id === 'a1')?.content).toBe('Answer one');
   });
 
+  it('gathers thinking apart from the answer', () => {
+    let state = apply(showing(), chatEvent(start(conv('c1'), msg('u2', 'c1', 30), msg('a2', 'c1', 31, { role: 'assistant', content: '', status: 'streaming' }))));
+    state = apply(
+      state,
+      chatEvent({ phase: 'thinking', conversationId: 'c1', messageId: 'a2', text: 'Hmm, ' }),
+      chatEvent({ phase: 'thinking', conversationId: 'c1', messageId: 'a2', text: 'greet.' }),
+      chatEvent({ phase: 'delta', conversationId: 'c1', messageId: 'a2', text: 'Hi' }),
+    );
+    expect(state.messages.find((m) => m.id === 'a2')).toMatchObject({ reasoning: 'Hmm, greet.', content: 'Hi' });
+  });
+
   it('ignores deltas for a conversation that is not shown', () => {
     const before = showing();
     const state = apply(before, chatEvent({ phase: 'delta', conversationId: 'c2', messageId: 'a1', text: 'leak' }));

@@ -1,7 +1,8 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures');
 const MODULES = resolve(import.meta.dirname, '../../node_modules');
@@ -12,6 +13,21 @@ const VENDOR: Record<string, string> = {
   '/vendor/vue.js': join(MODULES, 'vue/dist/vue.global.prod.js'),
 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json' };
+
+/** Captures of real sites (test/fixtures/real-sites/SOURCES.md), stored gzipped. */
+const CAPTURES = join(FIXTURES, 'real-sites');
+/** A loopback port nothing listens on: a request there fails at once, in every browser. */
+export const DEAD_PORT = 9;
+
+/**
+ * A captured page refers to dozens of other hosts (its CDN, ads, fonts). Offline, each unknown
+ * host holds the page's load event for seconds; pointed at a dead loopback port they fail at once.
+ * Bytes stay bytes (latin1 in and out), so the page's own encoding is untouched.
+ */
+export function deadExternalRefs(html: string): string {
+  const dead = `http://127.0.0.1:${DEAD_PORT}/`;
+  return html.replace(/\bhttps?:(\\?\/){2}(?!127\.0\.0\.1[:/]|localhost[:/])/gi, dead).replace(/(["'(=\s])\/\/(?=[a-z0-9-]+\.[a-z0-9.-]+\/)/gi, `$1${dead}`);
+}
 
 export interface FixtureRequest {
   /** The Host header: "127.0.0.1:PORT" or "localhost:PORT". */
@@ -41,6 +57,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     // A frame that never loads (test/e2e/bad-input.e2e.ts): the request stays open until the server closes.
     if (path === '/never-loads') return;
     const file = VENDOR[path] ?? normalize(join(FIXTURES, path));
+    if (file.startsWith(CAPTURES) && !existsSync(file) && existsSync(`${file}.gz`)) {
+      const html = gunzipSync(readFileSync(`${file}.gz`)).toString('latin1');
+      // A page that names its encoding (Shift_JIS, EUC-JP …) is read in it; the rest as UTF-8.
+      const type = /<meta[^>]+charset/i.test(html.slice(0, 4096)) ? 'text/html' : TYPES['.html'];
+      response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(deadExternalRefs(html), 'latin1');
+      return;
+    }
     if ((!VENDOR[path] && !file.startsWith(FIXTURES)) || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;

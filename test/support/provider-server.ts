@@ -46,11 +46,15 @@ export interface RecordedRequest {
 export interface OpenAIUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 export interface AnthropicUsage {
   input_tokens: number;
   output_tokens: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
 }
 
 export interface ToolCallSpec {
@@ -71,7 +75,15 @@ export interface ToolUseSpec {
 export interface OpenAIStreamReply {
   kind: 'openai-stream';
   chunks: string[];
+  /** Thinking streamed before the answer, in the field the server family uses. */
+  reasoning?: string[];
+  reasoningField?: 'reasoning_content' | 'reasoning';
   usage?: OpenAIUsage;
+  /**
+   * 'final' (default): one usage chunk at the end, as OpenAI's include_usage does. 'running':
+   * every chunk carries the running totals, as vLLM's continuous_usage_stats does.
+   */
+  usageStyle?: 'final' | 'running';
   model?: string;
   delayMs?: number;
   cutAfter?: number;
@@ -100,6 +112,8 @@ export interface OpenAIJsonReply {
 export interface AnthropicStreamReply {
   kind: 'anthropic-stream';
   chunks: string[];
+  /** A thinking block before the text (extended thinking). */
+  thinking?: string[];
   toolUses?: ToolUseSpec[];
   usage?: AnthropicUsage;
   stopReason?: string;
@@ -115,14 +129,28 @@ export interface ErrorReply {
   headers?: Record<string, string>;
 }
 
+/**
+ * Bytes exactly as given: a recorded body replayed, or a malformed one. Each string of `body` is
+ * written (and flushed) on its own, so events can be split across reads.
+ */
+export interface RawReply {
+  kind: 'raw';
+  status?: number;
+  headers?: Record<string, string>;
+  body: string | string[];
+  delayMs?: number;
+}
+
 export type Reply =
   | OpenAIStreamReply
+  | RawReply
   | OpenAIToolStreamReply
   | OpenAIJsonReply
   | AnthropicStreamReply
   | ErrorReply
   | { kind: 'stall' }
-  | { kind: 'transcription'; text: string };
+  /** `usage`: gpt-4o-transcribe's token counts (whisper-1 reports none). */
+  | { kind: 'transcription'; text: string; usage?: { input_tokens: number; output_tokens: number } };
 
 export interface ProviderServer {
   url: string;
@@ -136,6 +164,16 @@ export interface ProviderServer {
   setResponder(responder: Responder | undefined): void;
   ollamaOrigins: boolean;
   models: string[];
+  /** Names the chat endpoints accept for a listed id without listing them (Anthropic's `…-latest`). */
+  aliases: Record<string, string>;
+  /** Caps Anthropic-style model pages (the real API pages by 20 unless asked for up to 1000). */
+  modelPageSize: number | undefined;
+  /** Request fields this server rejects with a 400 naming the field (a strict server). */
+  rejectFields: string[];
+  /** Chat answers whatever model is named, as a single-model llama.cpp server does. */
+  anyModel: boolean;
+  /** Models that refuse max_tokens and want max_completion_tokens, as OpenAI's reasoning models do. */
+  reasoningModels: string[];
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   reset(): void;
   close(): Promise<void>;
@@ -364,12 +402,17 @@ class OpenAIChunks {
   constructor(
     private readonly model: string,
     private readonly usage: OpenAIUsage | undefined,
+    private readonly running = false,
   ) {}
+
+  private sent = 0;
 
   chunk(delta: JsonObject, finishReason: string | null = null): SseStep {
     const choice = { index: 0, delta, logprobs: null, finish_reason: finishReason };
-    // With stream_options.include_usage, every chunk but the last has usage: null.
-    const usage = this.usage ? { usage: null } : {};
+    // OpenAI's docs say every chunk but the last has usage: null, but the recorded streams
+    // (openai-node's fixtures) leave the field out; with continuous usage stats (vLLM) every
+    // chunk has the running totals.
+    const usage = this.usage && this.running ? { usage: this.runningUsage() } : {};
     return dataEvent({ ...this.base(), choices: [choice], ...usage });
   }
 
@@ -377,6 +420,13 @@ class OpenAIChunks {
   tail(): SseStep[] {
     const usage = this.usage ? [dataEvent({ ...this.base(), choices: [], usage: withTotal(this.usage) })] : [];
     return [...usage, DONE];
+  }
+
+  /** Prompt tokens up front, completion tokens counted up by one per chunk (never past the total). */
+  private runningUsage(): JsonObject {
+    const usage = this.usage!;
+    this.sent += 1;
+    return withTotal({ prompt_tokens: usage.prompt_tokens, completion_tokens: Math.min(this.sent, usage.completion_tokens) });
   }
 
   private base(): JsonObject {
@@ -391,8 +441,10 @@ class OpenAIChunks {
 }
 
 function openAIStreamSteps(reply: OpenAIStreamReply, model: string): SseStep[] {
-  const chunks = new OpenAIChunks(model, reply.usage);
+  const chunks = new OpenAIChunks(model, reply.usage, reply.usageStyle === 'running');
   const steps: SseStep[] = [chunks.chunk({ role: 'assistant', content: '' })];
+  const field = reply.reasoningField ?? 'reasoning_content';
+  for (const thought of reply.reasoning ?? []) steps.push(chunks.chunk({ content: null, [field]: thought }));
   for (let i = 0; i <= reply.chunks.length; i++) {
     const stop = interruption(i, reply.cutAfter, reply.stallAfter);
     if (stop) return [...steps, stop];
@@ -433,24 +485,42 @@ function anthropicMessageStart(model: string, usage: AnthropicUsage): JsonObject
       model,
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      usage: {
+        input_tokens: usage.input_tokens,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+        output_tokens: 1,
+      },
     },
   };
 }
 
-function anthropicTextBlock(reply: AnthropicStreamReply): SseStep[] {
+/** The API pings once, right after the first block opens, whatever the block (anthropic-sdk's fixtures). */
+const PING = namedEvent('ping', { type: 'ping' });
+
+function anthropicThinkingBlock(thinking: string[]): SseStep[] {
+  return [
+    namedEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    PING,
+    ...thinking.map((text) => namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: text } })),
+    namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' } }),
+    namedEvent('content_block_stop', { type: 'content_block_stop', index: 0 }),
+  ];
+}
+
+function anthropicTextBlock(reply: AnthropicStreamReply, index: number): SseStep[] {
   const steps: SseStep[] = [
-    namedEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    namedEvent('ping', { type: 'ping' }),
+    namedEvent('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }),
+    ...(index === 0 ? [PING] : []),
   ];
   for (let i = 0; i <= reply.chunks.length; i++) {
     const stop = interruption(i, reply.cutAfter);
     if (stop) return [...steps, stop];
     const text = reply.chunks[i];
     if (text === undefined) break;
-    steps.push(namedEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    steps.push(namedEvent('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
   }
-  return [...steps, namedEvent('content_block_stop', { type: 'content_block_stop', index: 0 })];
+  return [...steps, namedEvent('content_block_stop', { type: 'content_block_stop', index })];
 }
 
 function anthropicToolBlock(tool: ToolUseSpec, index: number): SseStep[] {
@@ -473,18 +543,27 @@ function anthropicStopReason(reply: AnthropicStreamReply): string {
 function anthropicStreamSteps(reply: AnthropicStreamReply, model: string): SseStep[] {
   const usage = reply.usage ?? { input_tokens: 0, output_tokens: 0 };
   const steps: SseStep[] = [namedEvent('message_start', anthropicMessageStart(model, usage))];
+  const thought = reply.thinking?.length ? 1 : 0;
+  if (thought) steps.push(...anthropicThinkingBlock(reply.thinking!));
   // A tool-only answer has no text block; then ping follows message_start.
   const hasText = reply.chunks.length > 0 || !reply.toolUses?.length;
   if (hasText) {
-    steps.push(...anthropicTextBlock(reply));
+    steps.push(...anthropicTextBlock(reply, thought));
     if (steps.at(-1)?.type === 'cut') return steps;
-  } else {
-    steps.push(namedEvent('ping', { type: 'ping' }));
+  } else if (!thought) {
+    steps.push(PING);
   }
-  const offset = hasText ? 1 : 0;
+  const offset = thought + (hasText ? 1 : 0);
   reply.toolUses?.forEach((tool, i) => steps.push(...anthropicToolBlock(tool, i + offset)));
   const delta = { stop_reason: anthropicStopReason(reply), stop_sequence: null };
-  steps.push(namedEvent('message_delta', { type: 'message_delta', delta, usage: { output_tokens: usage.output_tokens } }));
+  // The API's message_delta repeats the cumulative input and cache counts (anthropic-sdk's fixtures).
+  const cumulative = {
+    input_tokens: usage.input_tokens,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    output_tokens: usage.output_tokens,
+  };
+  steps.push(namedEvent('message_delta', { type: 'message_delta', delta, usage: cumulative }));
   steps.push(namedEvent('message_stop', { type: 'message_stop' }));
   return steps;
 }
@@ -515,6 +594,16 @@ async function playSse(res: ServerResponse, steps: SseStep[], delayMs = 0): Prom
     if (step.type === 'stall') return; // leave the connection open until close()
     if (!(await writeStep(res, step.text))) return;
     await sleep(delayMs);
+  }
+  res.end();
+}
+
+async function playRaw(res: ServerResponse, reply: RawReply): Promise<void> {
+  res.writeHead(reply.status ?? 200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...reply.headers });
+  res.flushHeaders();
+  for (const piece of typeof reply.body === 'string' ? [reply.body] : reply.body) {
+    if (!(await writeStep(res, piece))) return;
+    await sleep(reply.delayMs ?? 0);
   }
   res.end();
 }
@@ -661,6 +750,11 @@ class ProviderServerImpl implements ProviderServer {
   readonly requests: RecordedRequest[] = [];
   ollamaOrigins = false;
   models: string[] = [...DEFAULT_MODELS];
+  aliases: Record<string, string> = {};
+  modelPageSize: number | undefined;
+  rejectFields: string[] = [];
+  anyModel = false;
+  reasoningModels: string[] = [];
 
   private queue: Reply[] = [];
   private fallback: Reply | undefined;
@@ -728,6 +822,22 @@ class ProviderServerImpl implements ProviderServer {
     this.requests.length = 0;
     this.ollamaOrigins = false;
     this.models = [...DEFAULT_MODELS];
+    this.aliases = {};
+    this.modelPageSize = undefined;
+    this.rejectFields = [];
+    this.anyModel = false;
+    this.reasoningModels = [];
+  }
+
+  /**
+   * The listed model a requested name means: itself, its `:latest` tag (Ollama answers to
+   * `llama3.1` for `llama3.1:latest`) or an alias (Anthropic's `…-latest`).
+   */
+  private resolveModel(name: string): string | undefined {
+    if (this.models.includes(name)) return name;
+    if (this.models.includes(`${name}:latest`)) return `${name}:latest`;
+    const alias = this.aliases[name];
+    return alias !== undefined && this.models.includes(alias) ? alias : undefined;
   }
 
   close(): Promise<void> {
@@ -762,6 +872,9 @@ class ProviderServerImpl implements ProviderServer {
 
   private async route(ex: Exchange): Promise<void> {
     const route = `${ex.req.method} ${ex.pathname}`;
+    if (route.startsWith('GET /v1/models/')) return this.getModel(ex, decodeURIComponent(ex.pathname.slice('/v1/models/'.length)));
+    const deployment = /^POST \/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(route)?.[1];
+    if (deployment !== undefined) return this.azureChat(ex, decodeURIComponent(deployment));
     switch (route) {
       case 'GET /v1/models':
         return this.listModels(ex);
@@ -787,6 +900,21 @@ class ProviderServerImpl implements ProviderServer {
     }
   }
 
+  /**
+   * Azure OpenAI: the deployment in the path names the model, the key comes in `api-key` and
+   * the `api-version` query is required.
+   */
+  private async azureChat(ex: Exchange, deployment: string): Promise<void> {
+    if (!new URL(ex.req.url ?? '/', 'http://localhost').searchParams.get('api-version')) {
+      return sendJson(ex.res, 404, { error: { code: '404', message: 'Resource not found' } });
+    }
+    if (!ex.req.headers['api-key']) {
+      const message = 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+      return sendJson(ex.res, 401, { error: { code: '401', message } });
+    }
+    await this.answer(ex, deployment);
+  }
+
   private rejectKey(ex: Exchange): void {
     sendError(
       ex.res,
@@ -803,11 +931,38 @@ class ProviderServerImpl implements ProviderServer {
 
   private listModels(ex: Exchange): void {
     if (ex.provider === 'anthropic') {
-      const data = this.models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
-      return sendJson(ex.res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+      // Anthropic pages the list: `limit` (default 20, at most 1000) after `after_id`.
+      const query = new URL(ex.req.url ?? '/', 'http://localhost').searchParams;
+      const limit = Math.min(Number(query.get('limit') ?? 20) || 20, 1000, this.modelPageSize ?? Infinity);
+      const after = query.get('after_id');
+      const start = after === null ? 0 : this.models.indexOf(after) + 1;
+      const page = this.models.slice(start, start + limit);
+      const data = page.map((id) => this.anthropicModel(id));
+      const has_more = start + limit < this.models.length;
+      return sendJson(ex.res, 200, { data, has_more, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
     }
     const data = this.models.map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: 'system' }));
     sendJson(ex.res, 200, { object: 'list', data });
+  }
+
+  private anthropicModel(id: string): JsonObject {
+    return { type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' };
+  }
+
+  /** `GET /v1/models/{id}`: both APIs describe one model; Anthropic resolves an alias to its id. */
+  private getModel(ex: Exchange, name: string): void {
+    const id = this.resolveModel(name);
+    if (id === undefined) {
+      return sendError(
+        ex.res,
+        ex.provider,
+        404,
+        openAIErrorBody(`The model '${name}' does not exist`, 'invalid_request_error', 'model_not_found'),
+        anthropicErrorBody('not_found_error', `model: ${name}`),
+      );
+    }
+    if (ex.provider === 'anthropic') return sendJson(ex.res, 200, this.anthropicModel(id));
+    sendJson(ex.res, 200, { id, object: 'model', created: MODEL_CREATED, owned_by: 'system' });
   }
 
   private ollamaModel(name: string): JsonObject {
@@ -852,7 +1007,9 @@ class ProviderServerImpl implements ProviderServer {
         anthropicErrorBody('invalid_request_error', 'model: Field required'),
       );
     }
-    if (!this.models.includes(model)) {
+    const rejected = this.rejectedField(body, model);
+    if (rejected) return sendJson(ex.res, 400, rejected);
+    if (this.resolveModel(model) === undefined && !this.anyModel) {
       return sendError(
         ex.res,
         ex.provider,
@@ -862,6 +1019,18 @@ class ProviderServerImpl implements ProviderServer {
       );
     }
     await this.answer(ex, model);
+  }
+
+  /** The 400 body a strict server or a reasoning model sends for a field it refuses, if any. */
+  private rejectedField(body: JsonObject, model: string): JsonObject | undefined {
+    if (this.reasoningModels.includes(model) && 'max_tokens' in body) {
+      // OpenAI's own words for its reasoning models.
+      const message = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+      return { error: { message, type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } };
+    }
+    const field = this.rejectFields.find((name) => name in body);
+    if (field === undefined) return undefined;
+    return { error: { message: `Unrecognized request argument supplied: ${field}`, type: 'invalid_request_error', param: null, code: null } };
   }
 
   private async transcribe(ex: Exchange): Promise<void> {
@@ -905,10 +1074,12 @@ class ProviderServerImpl implements ProviderServer {
         return sendJson(ex.res, 200, anthropicMessage(reply, model));
       case 'error':
         return sendScriptedError(ex.res, ex.provider, reply);
+      case 'raw':
+        return playRaw(ex.res, reply);
       case 'stall':
         return; // never answer; close() destroys the socket
       case 'transcription':
-        return this.sendTranscription(ex, reply.text);
+        return this.sendTranscription(ex, reply.text, reply.usage);
     }
   }
 
@@ -920,10 +1091,10 @@ class ProviderServerImpl implements ProviderServer {
     sendJson(ex.res, 200, openAICompletion(reply.model ?? model, parts));
   }
 
-  private sendTranscription(ex: Exchange, text: string): void {
+  private sendTranscription(ex: Exchange, text: string, usage?: { input_tokens: number; output_tokens: number }): void {
     const format = ex.record.multipart?.find((p) => p.name === 'response_format')?.data.toString('utf8');
     if (format === 'text') return sendText(ex.res, 200, text);
-    sendJson(ex.res, 200, { text });
+    sendJson(ex.res, 200, { text, ...(usage ? { usage: { type: 'tokens', ...usage, total_tokens: usage.input_tokens + usage.output_tokens } } : {}) });
   }
 
   private crash(res: ServerResponse, err: unknown): void {

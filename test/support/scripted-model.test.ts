@@ -114,6 +114,14 @@ describe('findRef', () => {
     expect(snapshotEntries(SNAPSHOT).find((entry) => entry.ref === 'e5')).toEqual({ ref: 'e5', role: 'combobox', name: 'Size', value: 'S' });
   });
 
+  it('reads controls written inside a line of text, in order', () => {
+    const line = '- text: Read [link "our \\"returns\\" policy" ref=e8] or set [textbox "Qty" ref=f2e9 editable value="3"] now';
+    expect(snapshotEntries(line)).toEqual([
+      { ref: 'e8', role: 'link', name: 'our "returns" policy' },
+      { ref: 'f2e9', role: 'textbox', name: 'Qty', value: '3' },
+    ]);
+  });
+
   it('ignores headings, text and frame placeholders, which have no ref', () => {
     expect(snapshotEntries(SNAPSHOT).map((entry) => entry.ref)).toEqual(['e3', 'e4', 'e5', 'e6', 'e7', 'f3e2']);
   });

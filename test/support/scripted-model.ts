@@ -137,7 +137,7 @@ function stringsIn(value: unknown): string[] {
 
 /** The text of the most recent successful snapshot, if the agent has taken one. */
 export function latestSnapshotText(request: RecordedRequest): string | undefined {
-  const snapshots = toolResults(request).filter((result) => result.tool === 'snapshot' && REF_LINE.test(readableText(result.content)));
+  const snapshots = toolResults(request).filter((result) => result.tool === 'snapshot' && snapshotEntries(readableText(result.content)).length > 0);
   const last = snapshots.at(-1);
   return last ? readableText(last.content) : undefined;
 }
@@ -166,14 +166,23 @@ function unquote(json: string | undefined): string {
   }
 }
 
+/** A control inside a line of text: `Read [link "our policy" ref=e5] first`, `[textbox "Qty" ref=e6 editable value="1"]`. */
+const INLINE_REF = /\[([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))? ref=((?:f\d+)?e\d+)((?: [a-z]+)*(?: value=("(?:[^"\\]|\\.)*"))?)\]/g;
+
 /** Every element with a ref in a snapshot's text, in page order. */
 export function snapshotEntries(snapshotText: string): SnapshotEntry[] {
   const entries: SnapshotEntry[] = [];
   for (const line of snapshotText.split('\n')) {
     const match = REF_LINE.exec(line);
-    if (!match) continue;
-    const value = VALUE.exec(match[4] ?? '')?.[1];
-    entries.push({ role: match[1]!, name: unquote(match[2]), ref: match[3]!, ...(value ? { value: unquote(value) } : {}) });
+    if (match) {
+      const value = VALUE.exec(match[4] ?? '')?.[1];
+      entries.push({ role: match[1]!, name: unquote(match[2]), ref: match[3]!, ...(value ? { value: unquote(value) } : {}) });
+      continue;
+    }
+    for (const inline of line.matchAll(INLINE_REF)) {
+      const value = inline[5];
+      entries.push({ role: inline[1]!, name: unquote(inline[2]), ref: inline[3]!, ...(value ? { value: unquote(value) } : {}) });
+    }
   }
   return entries;
 }

@@ -21,9 +21,30 @@ function isPage(tool: string, data: unknown): data is PageContent {
   return tool === 'read_page' && typeof (data as PageContent | undefined)?.markdown === 'string';
 }
 
+/**
+ * What to do instead, by error code: a model told only that a call failed tends to repeat it. The
+ * pattern says when the message already gives the way out.
+ */
+const NEXT_STEP: Partial<Record<string, { hint: string; given: RegExp }>> = {
+  STALE_REF: { hint: 'Take a new snapshot and use a ref from it.', given: /new snapshot/i },
+  NOT_FOUND: { hint: 'Take a new snapshot to see what the page holds now.', given: /snapshot/i },
+  COVERED: {
+    hint: 'Close or dismiss what covers it first — a new snapshot lists its buttons (Close, Accept, ×) — or press Escape for a menu or dialog, or scroll it clear; then try again.',
+    given: /close it/i,
+  },
+  NOT_VISIBLE: { hint: 'Open the menu, tab or section that holds it (or scroll to it), take a new snapshot, then try again.', given: /open the/i },
+  VALIDATION_ERROR: { hint: 'Correct the parameters as described and call again; refs come from the latest snapshot.', given: /call again/i },
+  TIMEOUT: { hint: 'The page may still be busy: take a new snapshot to see where things stand before trying again.', given: /snapshot/i },
+};
+
+function failureText(code: string, message: string): string {
+  const next = NEXT_STEP[code];
+  return next && !next.given.test(message) ? `${code}: ${message} ${next.hint}` : `${code}: ${message}`;
+}
+
 /** The page-derived text of a result, as plain text (for the model and for the data ledger). */
 export function resultText(tool: string, outcome: ToolOutcome): string {
-  if (!outcome.success) return `${outcome.error?.code ?? 'EXECUTION_ERROR'}: ${outcome.error?.message ?? 'failed'}`;
+  if (!outcome.success) return failureText(outcome.error?.code ?? 'EXECUTION_ERROR', outcome.error?.message ?? 'failed');
   if (isSnapshot(tool, outcome.data)) {
     const { url, title, text, partial } = outcome.data;
     return `Page: ${title} (${url})${partial ? '\n(partial: the page was too big to walk in time)' : ''}\n${text}`;

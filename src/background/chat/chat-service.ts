@@ -16,6 +16,7 @@ import type { SettingsStore } from '../../db/settings';
 import { LlmError } from '../llm/errors';
 import type { RouterRequest } from '../llm/router';
 import type { LlmConfig, StreamEvent } from '../llm/types';
+import { usageOf } from '../llm/usage-meter';
 import type { AgentOutcome, AgentTask } from '../agent/agent-runner';
 import { AGENT_SYSTEM_PROMPT, SUMMARY_INSTRUCTION, wrapPageContent } from '../prompts';
 import { toLlmMessages } from './history';
@@ -203,20 +204,26 @@ export class ChatService {
   private async generate(settings: ProviderSettings, conversation: Conversation, assistant: MessageRow, requestId: string, controller: AbortController, agent?: { windowId?: number }): Promise<void> {
     this.running.set(conversation.id, controller);
     const history = (await this.deps.conversations.messages(conversation.id)).filter((row) => row.id !== assistant.id);
-    const journal = new ThrottledSave<string>((content) => this.deps.conversations.updateMessage(assistant.id, { content }));
-    let content = '';
+    const answer = { content: '', reasoning: '' };
+    const journal = new ThrottledSave<typeof answer>((saved) => this.deps.conversations.updateMessage(assistant.id, { content: saved.content, ...(saved.reasoning ? { reasoning: saved.reasoning } : {}) }));
     let usage: Usage | undefined;
     let outcome: Pick<MessageRow, 'status' | 'error'> = { status: 'complete' };
+    const ids = { conversationId: conversation.id, messageId: assistant.id };
     const append = (text: string) => {
-      content += text;
-      this.emit(requestId, { phase: 'delta', conversationId: conversation.id, messageId: assistant.id, text });
-      journal.push(content);
+      answer.content += text;
+      this.emit(requestId, { phase: 'delta', ...ids, text });
+      journal.push({ ...answer });
+    };
+    const think = (text: string) => {
+      answer.reasoning += text;
+      this.emit(requestId, { phase: 'thinking', ...ids, text });
+      journal.push({ ...answer });
     };
     const untrack = this.deps.budget?.track(controller.signal, { conversationId: conversation.id, messageId: assistant.id, requestId: assistant.requestId, eventRequestId: requestId });
     try {
       const messages = toLlmMessages(history);
       if (agent && this.deps.agent) {
-        const task = { settings, conversationId: conversation.id, messageId: assistant.id, requestId: assistant.requestId, eventRequestId: requestId, signal: controller.signal, onText: append };
+        const task = { settings, ...ids, requestId: assistant.requestId, eventRequestId: requestId, signal: controller.signal, onText: append, onReasoning: think };
         const result = await this.deps.agent.run({
           ...task,
           messages: [{ role: 'system', content: AGENT_SYSTEM_PROMPT }, ...messages.slice(1)],
@@ -226,13 +233,17 @@ export class ChatService {
         usage = result.usage;
         if (result.status === 'stopped') outcome = { status: 'stopped' };
       } else {
-        for await (const event of this.deps.stream(settings, { messages, signal: controller.signal } satisfies RouterRequest)) {
+        const kind = history.at(-1)?.prompt === SUMMARY_INSTRUCTION ? 'summarize' : 'chat';
+        const request: RouterRequest = { messages, signal: controller.signal, usage: { requestId: assistant.requestId, kind, ...ids } };
+        for await (const event of this.deps.stream(settings, request)) {
           if (event.type === 'text') append(event.text);
-          else if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+          else if (event.type === 'reasoning') think(event.text);
+          else if (event.type === 'usage') usage = usageOf(event);
         }
       }
-      if (content.trim() === '' && outcome.status === 'complete') {
-        outcome = { status: 'error', error: { code: 'LLM_ERROR', message: 'The model returned an empty answer. Press Retry, or try another model.' } };
+      if (answer.content.trim() === '' && outcome.status === 'complete') {
+        const why = answer.reasoning ? 'The model only thought and gave no answer (it may have run out of tokens).' : 'The model returned an empty answer.';
+        outcome = { status: 'error', error: { code: 'LLM_ERROR', message: `${why} Press Retry, or try another model.` } };
       }
     } catch (error) {
       outcome = error instanceof LlmError && error.kind === 'cancelled'
@@ -243,7 +254,12 @@ export class ChatService {
       if (this.running.get(conversation.id) === controller) this.running.delete(conversation.id);
     }
     await journal.flush();
-    const final = await this.deps.conversations.updateMessage(assistant.id, { content, ...outcome, ...(usage ? { usage } : {}) });
+    const final = await this.deps.conversations.updateMessage(assistant.id, {
+      content: answer.content,
+      ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+      ...outcome,
+      ...(usage ? { usage } : {}),
+    });
     if (final) this.emit(requestId, { phase: 'final', conversationId: conversation.id, message: publicMessage(final) });
   }
 

@@ -1,8 +1,9 @@
-import { badStreamError, LlmError, streamCutError } from './errors';
+import { badStreamError, errorInJsonBody, midStreamError, streamCutError } from './errors';
 import { endpoint, providerHeaders } from './headers';
-import { postWithRetry, type ProviderCall } from './http';
+import { jsonInsteadOfStream, postWithRetry, type ProviderCall } from './http';
 import { sseEvents } from './sse';
 import type { LlmMessage, StreamEvent, ToolCall, ToolDefinition } from './types';
+import { UsageMeter, type UsageReport } from './usage-meter';
 
 type Block =
   | { type: 'text'; text: string }
@@ -56,14 +57,34 @@ function toAnthropicTools(tools: ToolDefinition[]): unknown[] {
   }));
 }
 
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number } | null;
+}
+
 interface AnthropicEvent {
   type?: string;
-  message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+  message?: { usage?: AnthropicUsage };
   index?: number;
   content_block?: { type?: string; id?: string; name?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
-  usage?: { output_tokens?: number };
+  delta?: { type?: string; text?: string; thinking?: string; partial_json?: string; stop_reason?: string | null };
+  usage?: AnthropicUsage;
   error?: { type?: string; message?: string };
+}
+
+/** Anthropic counts cache reads and writes apart from input_tokens; Jawad's input includes them. */
+export function anthropicUsageReport(usage: AnthropicUsage): UsageReport {
+  const cached = usage.cache_read_input_tokens ?? 0;
+  const input = usage.input_tokens === undefined ? undefined : usage.input_tokens + cached + (usage.cache_creation_input_tokens ?? 0);
+  return {
+    inputTokens: input,
+    outputTokens: usage.output_tokens,
+    ...(input === undefined ? {} : { cachedInputTokens: cached }),
+    reasoningTokens: usage.output_tokens_details?.thinking_tokens,
+  };
 }
 
 /** Streams one reply from Anthropic's Messages API. */
@@ -83,18 +104,22 @@ export async function* streamAnthropic(call: ProviderCall, messages: LlmMessage[
     headers: providerHeaders(call.config),
     body: JSON.stringify(body),
   });
+  const toolMode = tools?.length ? 'native' : 'none';
+  const plain = await jsonInsteadOfStream(response);
+  if (plain) {
+    yield* fromWholeMessage(call, plain.json, toolMode);
+    return;
+  }
 
   const openTools = new Map<number, ToolCall>();
-  let inputTokens = 0;
-  let outputTokens = 0;
+  const usage = new UsageMeter();
   let stopReason = 'end_turn';
   let stopped = false;
   for await (const event of sseEvents(call, response)) {
     const data = parseEvent(call, event.data);
     switch (data.type) {
       case 'message_start':
-        inputTokens = data.message?.usage?.input_tokens ?? 0;
-        outputTokens = data.message?.usage?.output_tokens ?? 0;
+        if (data.message?.usage) usage.report(anthropicUsageReport(data.message.usage));
         break;
       case 'content_block_start':
         if (data.content_block?.type === 'tool_use') {
@@ -103,6 +128,7 @@ export async function* streamAnthropic(call: ProviderCall, messages: LlmMessage[
         break;
       case 'content_block_delta':
         if (data.delta?.type === 'text_delta' && data.delta.text) yield { type: 'text', text: data.delta.text };
+        if (data.delta?.type === 'thinking_delta' && data.delta.thinking) yield { type: 'reasoning', text: data.delta.thinking };
         if (data.delta?.type === 'input_json_delta') {
           const tool = openTools.get(data.index ?? 0);
           if (tool) tool.arguments += data.delta.partial_json ?? '';
@@ -118,21 +144,46 @@ export async function* streamAnthropic(call: ProviderCall, messages: LlmMessage[
       }
       case 'message_delta':
         if (data.delta?.stop_reason) stopReason = data.delta.stop_reason;
-        if (data.usage?.output_tokens !== undefined) outputTokens = data.usage.output_tokens;
+        if (data.usage) usage.report(anthropicUsageReport(data.usage));
         break;
       case 'message_stop':
         stopped = true;
         break;
       case 'error':
-        throw new LlmError('server', `Anthropic stopped with an error: ${data.error?.message ?? data.error?.type ?? 'unknown'}`);
+        throw midStreamError(call.config, data.error);
       default:
         break; // ping and future event types
     }
     if (stopped) break;
   }
   if (!stopped) throw streamCutError(call.config);
-  yield { type: 'usage', inputTokens, outputTokens };
-  yield { type: 'done', finishReason: stopReason, toolMode: tools?.length ? 'native' : 'none' };
+  const total = usage.total();
+  if (total) yield { type: 'usage', ...total };
+  yield { type: 'done', finishReason: stopReason, toolMode };
+}
+
+interface WholeMessage {
+  content?: Array<{ type?: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }>;
+  stop_reason?: string | null;
+  usage?: AnthropicUsage;
+}
+
+/** A JSON body where a stream was asked for: an error dressed as HTTP 200, or a whole message. */
+function* fromWholeMessage(call: ProviderCall, json: unknown, toolMode: 'native' | 'none'): Generator<StreamEvent> {
+  const error = errorInJsonBody(call.config, json);
+  if (error) throw error;
+  const message = (typeof json === 'object' && json !== null ? json : {}) as WholeMessage;
+  if (!Array.isArray(message.content)) throw badStreamError(call.config, 'a JSON body that is neither a stream nor a message');
+  for (const block of message.content) {
+    if (block.type === 'thinking' && block.thinking) yield { type: 'reasoning', text: block.thinking };
+    if (block.type === 'text' && block.text) yield { type: 'text', text: block.text };
+    if (block.type === 'tool_use') yield { type: 'tool_call', call: { id: block.id ?? '', name: block.name ?? '', arguments: JSON.stringify(block.input ?? {}) } };
+  }
+  const usage = new UsageMeter();
+  if (message.usage) usage.report(anthropicUsageReport(message.usage));
+  const total = usage.total();
+  if (total) yield { type: 'usage', ...total };
+  yield { type: 'done', finishReason: message.stop_reason ?? 'end_turn', toolMode };
 }
 
 function parseEvent(call: ProviderCall, data: string): AnthropicEvent {

@@ -93,13 +93,59 @@ export function errorFromResponse(config: LlmConfig, status: number, body: strin
     const wait = retryAfterMs === undefined ? '' : ` Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
     return new LlmError('rate-limit', `${label} is rate-limiting requests (HTTP 429).${wait}${text ? ` ${text}` : ''}`, status, retryAfterMs);
   }
-  if ((status === 400 || status === 422) && TOOL_WORDS.test(text)) {
+  // llama-server without --jinja answers 500 "tools param requires --jinja flag".
+  if ((status === 400 || status === 422 || (status === 500 && /\btools?\b.*(requires|not supported|unsupported)/i.test(text))) && TOOL_WORDS.test(text)) {
     return new LlmError('tools-unsupported', `${label} rejected tool definitions: ${text}`, status);
+  }
+  if (status === 529 || (status === 503 && /overload/i.test(text))) {
+    return new LlmError('server', `${label} is overloaded right now (HTTP ${status})${text ? `: ${text}` : '.'} Try again in a moment.`, status, retryAfterMs);
   }
   if (status >= 500) {
     return new LlmError('server', `${label} had a server error (HTTP ${status})${text ? `: ${text}` : '.'}`, status, retryAfterMs);
   }
   return new LlmError('bad-request', `${label} rejected the request (HTTP ${status})${text ? `: ${text}` : '.'}`, status);
+}
+
+/** An HTTP status a JSON error body implies, for servers that send errors with HTTP 200. */
+function impliedStatus(body: Record<string, unknown>, error: Record<string, unknown>, text: string): number | undefined {
+  for (const candidate of [error.code, error.status, body.status, body.code]) {
+    const status = typeof candidate === 'number' ? candidate : typeof candidate === 'string' && /^\d{3}$/.test(candidate) ? Number(candidate) : undefined;
+    if (status !== undefined && status >= 400 && status < 600) return status;
+  }
+  const type = `${String(error.type ?? '')} ${String(error.code ?? '')}`;
+  if (/overloaded/i.test(type)) return 529;
+  if (/rate_limit/i.test(type)) return 429;
+  if (/auth|invalid_api_key/i.test(type)) return 401;
+  if (/not_found|model_not_found/i.test(type) || /model/i.test(text) && /not[ _]found|does not exist/i.test(text)) return 404;
+  return undefined;
+}
+
+/**
+ * Some proxies and gateways answer a streaming request with HTTP 200 and a JSON error body
+ * instead of an error status. Returns the error that body describes, or undefined when the JSON
+ * is not an error.
+ */
+export function errorInJsonBody(config: LlmConfig, json: unknown): LlmError | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const body = json as Record<string, unknown>;
+  const raw = body.error ?? (body.type === 'error' ? body : undefined);
+  if (raw === undefined || raw === null || raw === false) return undefined;
+  const error = typeof raw === 'object' ? (raw as Record<string, unknown>) : { message: String(raw) };
+  const text = errorTextOf(JSON.stringify(body));
+  const status = impliedStatus(body, error, text);
+  if (status !== undefined) return errorFromResponse(config, status, JSON.stringify(body));
+  return new LlmError('server', `${label(config)} answered with an error instead of a reply: ${text}`);
+}
+
+/** An error the server sent inside an already-started stream (Anthropic's `event: error`, an OpenAI chunk with `error`). */
+export function midStreamError(config: LlmConfig, error: unknown): LlmError {
+  const fields = typeof error === 'object' && error !== null ? (error as { type?: unknown; message?: unknown }) : { message: error };
+  const type = typeof fields.type === 'string' ? fields.type : '';
+  const text = typeof fields.message === 'string' ? fields.message : type || 'unknown error';
+  const kept = 'The partial answer is kept; press Retry.';
+  if (/overloaded/i.test(type)) return new LlmError('server', `${label(config)} is overloaded and stopped mid-answer (${type}). ${kept}`, 529);
+  if (/rate_limit/i.test(type)) return new LlmError('rate-limit', `${label(config)} is rate-limiting requests and stopped mid-answer: ${text}. ${kept}`, 429);
+  return new LlmError('server', `${label(config)} stopped with an error: ${text}${type && type !== text ? ` (${type})` : ''}. ${kept}`);
 }
 
 export function networkError(config: LlmConfig): LlmError {

@@ -1,4 +1,5 @@
 import { cancelledError, errorFromResponse, LlmError, networkError, timeoutError } from './errors';
+import { defaultShape, type RequestShape } from './request-shape';
 import type { LlmConfig } from './types';
 
 export const MAX_ATTEMPTS = 3;
@@ -14,11 +15,15 @@ export class ProviderCall {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly detach: () => void;
+  /** How to shape requests for this model; an adapter that learns better updates it. */
+  shape: RequestShape;
 
   constructor(
     readonly config: LlmConfig,
     userSignal?: AbortSignal,
+    shape?: RequestShape,
   ) {
+    this.shape = shape ?? defaultShape(config);
     const onUserAbort = () => this.abort('cancel');
     if (userSignal?.aborted) this.abort('cancel');
     userSignal?.addEventListener('abort', onUserAbort);
@@ -85,6 +90,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
   });
+}
+
+/**
+ * The parsed body when a server answered a streaming request with plain JSON (a gateway's error
+ * with HTTP 200, or a server that ignores `stream: true`); undefined for a real event stream.
+ */
+export async function jsonInsteadOfStream(response: Response): Promise<{ json: unknown } | undefined> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!/\bjson\b/i.test(type) || /event-stream/i.test(type)) return undefined;
+  const text = await response.text().catch(() => '');
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return { json: text };
+  }
 }
 
 async function readErrorBody(response: Response): Promise<string> {

@@ -1,18 +1,46 @@
-import { badStreamError, LlmError, streamCutError } from './errors';
+import { badStreamError, errorInJsonBody, midStreamError, streamCutError } from './errors';
 import { endpoint, providerHeaders } from './headers';
-import { postWithRetry, type ProviderCall } from './http';
+import { jsonInsteadOfStream, postWithRetry, type ProviderCall } from './http';
+import { reshapeAfter } from './request-shape';
 import { sseEvents } from './sse';
 import { ToolCallAccumulator } from './tool-calls';
 import type { LlmMessage, StreamEvent, ToolDefinition } from './types';
+import { UsageMeter, type UsageReport } from './usage-meter';
+
+type ToolCallDelta = Parameters<ToolCallAccumulator['add']>[0];
+
+/** The fields of a streamed delta (or a whole message) Jawad reads. */
+/** Mistral's reasoning models send content as typed parts, thinking among them. */
+type ContentPart = { type?: string; text?: string; thinking?: string | Array<{ text?: string }> };
+
+interface OpenAiDelta {
+  content?: string | ContentPart[] | null;
+  /** OpenAI's refusal: the model's own words for declining, shown as its answer. */
+  refusal?: string | null;
+  /** DeepSeek, vLLM, llama.cpp, LM Studio, xAI. */
+  reasoning_content?: string | null;
+  /** Ollama, OpenRouter, Groq. */
+  reasoning?: string | null;
+  tool_calls?: ToolCallDelta[];
+}
+
+interface OpenAiUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+  /** DeepSeek's name for cached prompt tokens. */
+  prompt_cache_hit_tokens?: number;
+}
 
 interface OpenAiChunk {
-  error?: { message?: string } | string;
-  choices?: Array<{
-    delta?: { content?: string | null; tool_calls?: Parameters<ToolCallAccumulator['add']>[0][] };
-    finish_reason?: string | null;
-  }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: unknown;
+  choices?: Array<{ delta?: OpenAiDelta; message?: OpenAiDelta; finish_reason?: string | null }>;
+  usage?: OpenAiUsage | null;
 }
+
+/** How many times one call may reshape its request after a server rejected a field. */
+const MAX_RESHAPES = 3;
 
 export function toOpenAiMessages(messages: LlmMessage[]): unknown[] {
   return messages.map((message) => {
@@ -33,26 +61,58 @@ export function toOpenAiMessages(messages: LlmMessage[]): unknown[] {
 }
 
 export function openAiBody(call: ProviderCall, messages: LlmMessage[], tools?: ToolDefinition[]): Record<string, unknown> {
-  const { config } = call;
-  return {
+  const { config, shape } = call;
+  const body: Record<string, unknown> = {
     model: config.model,
     messages: toOpenAiMessages(messages),
     stream: true,
     stream_options: { include_usage: true },
     ...(tools?.length ? { tools } : {}),
     ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
-    ...(config.maxTokens === undefined ? {} : { max_tokens: config.maxTokens }),
+    ...(config.maxTokens === undefined ? {} : { [shape.maxTokensField]: config.maxTokens }),
   };
+  for (const field of shape.drop) delete body[field];
+  return body;
+}
+
+export function usageReport(usage: OpenAiUsage): UsageReport {
+  return {
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+  };
+}
+
+/** POSTs the chat request; a 400/422 naming an optional field is retried without it (call.shape learns). */
+async function postChat(call: ProviderCall, messages: LlmMessage[], tools?: ToolDefinition[]): Promise<Response> {
+  for (let reshapes = 0; ; reshapes++) {
+    const body = openAiBody(call, messages, tools);
+    try {
+      return await postWithRetry(call, endpoint(call.config, '/chat/completions'), {
+        method: 'POST',
+        headers: providerHeaders(call.config),
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      const next = reshapes < MAX_RESHAPES ? reshapeAfter(error, call.shape, body) : undefined;
+      if (!next) throw error;
+      call.shape = next;
+    }
+  }
 }
 
 /** Streams one chat completion from any OpenAI-compatible server. */
 export async function* streamOpenAi(call: ProviderCall, messages: LlmMessage[], tools?: ToolDefinition[]): AsyncGenerator<StreamEvent> {
-  const response = await postWithRetry(call, endpoint(call.config, '/chat/completions'), {
-    method: 'POST',
-    headers: providerHeaders(call.config),
-    body: JSON.stringify(openAiBody(call, messages, tools)),
-  });
+  const response = await postChat(call, messages, tools);
+  const toolMode = tools?.length ? 'native' : 'none';
+  const plain = await jsonInsteadOfStream(response);
+  if (plain) {
+    yield* fromWholeCompletion(call, plain.json, toolMode);
+    return;
+  }
   const toolCalls = new ToolCallAccumulator();
+  const usage = new UsageMeter();
   let finishReason: string | undefined;
   let sawDone = false;
   for await (const event of sseEvents(call, response)) {
@@ -61,19 +121,55 @@ export async function* streamOpenAi(call: ProviderCall, messages: LlmMessage[], 
       break;
     }
     const chunk = parseChunk(call, event.data);
-    if (chunk.error) throw midStreamError(call, chunk.error);
+    if (chunk.error) throw midStreamError(call.config, chunk.error);
     const choice = chunk.choices?.[0];
-    const text = choice?.delta?.content;
-    if (text) yield { type: 'text', text };
+    yield* deltaEvents(choice?.delta);
     for (const delta of choice?.delta?.tool_calls ?? []) toolCalls.add(delta);
     if (choice?.finish_reason) finishReason = choice.finish_reason;
-    if (chunk.usage) {
-      yield { type: 'usage', inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
-    }
+    if (chunk.usage) usage.report(usageReport(chunk.usage));
   }
+  // A server may close without [DONE]; a finish_reason says the answer was whole.
   if (!sawDone && !finishReason) throw streamCutError(call.config);
   for (const toolCall of toolCalls.finish()) yield { type: 'tool_call', call: toolCall };
-  yield { type: 'done', finishReason: finishReason ?? 'stop', toolMode: tools?.length ? 'native' : 'none' };
+  const total = usage.total();
+  if (total) yield { type: 'usage', ...total };
+  yield { type: 'done', finishReason: finishReason ?? 'stop', toolMode };
+}
+
+function* deltaEvents(delta: OpenAiDelta | undefined): Generator<StreamEvent> {
+  // Some servers send both names (vLLM while renaming), one of them empty.
+  const reasoning = delta?.reasoning_content || delta?.reasoning;
+  if (reasoning) yield { type: 'reasoning', text: reasoning };
+  if (typeof delta?.content === 'string' && delta.content) yield { type: 'text', text: delta.content };
+  if (Array.isArray(delta?.content)) yield* contentParts(delta.content);
+  if (delta?.refusal) yield { type: 'text', text: delta.refusal };
+}
+
+function* contentParts(parts: ContentPart[]): Generator<StreamEvent> {
+  for (const part of parts) {
+    if (part.type === 'text' && part.text) yield { type: 'text', text: part.text };
+    if (part.type !== 'thinking') continue;
+    const thought = typeof part.thinking === 'string' ? part.thinking : (part.thinking ?? []).map((piece) => piece.text ?? '').join('');
+    if (thought) yield { type: 'reasoning', text: thought };
+  }
+}
+
+/** A server that answered with one JSON body: an error dressed as HTTP 200, or a whole completion. */
+function* fromWholeCompletion(call: ProviderCall, json: unknown, toolMode: 'native' | 'none'): Generator<StreamEvent> {
+  const error = errorInJsonBody(call.config, json);
+  if (error) throw error;
+  const completion = (typeof json === 'object' && json !== null ? json : {}) as OpenAiChunk;
+  const choice = completion.choices?.[0];
+  if (!choice?.message) throw badStreamError(call.config, 'a JSON body that is neither a stream nor a completion');
+  yield* deltaEvents(choice.message);
+  const toolCalls = new ToolCallAccumulator();
+  for (const delta of choice.message.tool_calls ?? []) toolCalls.add(delta);
+  for (const toolCall of toolCalls.finish()) yield { type: 'tool_call', call: toolCall };
+  const usage = new UsageMeter();
+  if (completion.usage) usage.report(usageReport(completion.usage));
+  const total = usage.total();
+  if (total) yield { type: 'usage', ...total };
+  yield { type: 'done', finishReason: choice.finish_reason ?? 'stop', toolMode };
 }
 
 function parseChunk(call: ProviderCall, data: string): OpenAiChunk {
@@ -84,9 +180,4 @@ function parseChunk(call: ProviderCall, data: string): OpenAiChunk {
   } catch {
     throw badStreamError(call.config, `invalid JSON in a stream chunk: ${data.slice(0, 40)}`);
   }
-}
-
-function midStreamError(call: ProviderCall, error: NonNullable<OpenAiChunk['error']>): LlmError {
-  const text = typeof error === 'string' ? error : (error.message ?? 'unknown error');
-  return new LlmError('server', `The model stopped with an error: ${text}`, undefined);
 }

@@ -1,8 +1,10 @@
-import { PROVIDER_PRESETS } from '../../protocol/settings';
+import { childRequestId, PROVIDER_PRESETS, type UsageKind, type UsageRecord } from '../../protocol';
 import { streamAnthropic } from './anthropic';
 import { LlmError } from './errors';
 import { ProviderCall } from './http';
 import { streamOpenAi } from './openai';
+import { defaultShape, modelKey, type RequestShape } from './request-shape';
+import { ThinkTagSplitter } from './think-tags';
 import type { LlmConfig, LlmMessage, LlmRequest, StreamEvent, ToolCall, ToolDefinition } from './types';
 import { xmlToolInstructions, XmlToolCallStream } from './xml-tools';
 
@@ -10,37 +12,92 @@ type Adapter = (call: ProviderCall, messages: LlmMessage[], tools?: ToolDefiniti
 
 const ADAPTERS: Record<'openai' | 'anthropic', Adapter> = { openai: streamOpenAi, anthropic: streamAnthropic };
 
+/** Who a model call works for: its usage record extends this chain with its own `llm-…` link. */
+export interface UsageContext {
+  requestId: string;
+  kind: UsageKind;
+  conversationId?: string;
+  messageId?: string;
+}
+
 export interface RouterRequest extends LlmRequest {
   /** 'xml' skips native tools (remembered for models whose server rejected them). */
   toolMode?: 'native' | 'xml';
+  /** Set to have the call's usage recorded. */
+  usage?: UsageContext;
+}
+
+export interface RouterDeps {
+  /** Request shapes learned per model (a strict server's rejected fields), kept across calls. */
+  shapes: { get(model: string): Promise<RequestShape | undefined>; remember(model: string, shape: RequestShape): Promise<void> };
+  /** Stores one usage record per model call. */
+  recordUsage?: (record: UsageRecord) => Promise<void>;
+  now?: () => number;
+}
+
+export type StreamChat = (config: LlmConfig, request: RouterRequest) => AsyncGenerator<StreamEvent>;
+
+/** A router that remembers request shapes in memory only (tests, and callers without storage). */
+export function memoryShapes(): RouterDeps['shapes'] {
+  const known = new Map<string, RequestShape>();
+  return { get: async (model) => known.get(model), remember: async (model, shape) => void known.set(model, shape) };
 }
 
 /**
  * Streams a reply from whichever provider the settings name. When the server rejects native tool
  * definitions, it retries once without them and has the model write XML tool calls instead.
+ * Inline `<think>` blocks become reasoning before anything looks for tool calls in the text.
  */
-export async function* streamChat(config: LlmConfig, request: RouterRequest): AsyncGenerator<StreamEvent> {
-  const adapter = ADAPTERS[PROVIDER_PRESETS[config.provider].wire];
-  const call = new ProviderCall(config, request.signal);
-  const tools = request.tools?.length ? request.tools : undefined;
-  try {
-    if (!tools || request.toolMode !== 'xml') {
-      try {
-        yield* adapter(call, request.messages, tools);
-        return;
-      } catch (error) {
-        if (!(tools && error instanceof LlmError && error.kind === 'tools-unsupported')) throw error;
+export function createRouter(deps: RouterDeps): StreamChat {
+  return async function* streamChat(config, request) {
+    const adapter = ADAPTERS[PROVIDER_PRESETS[config.provider].wire];
+    const key = modelKey(config);
+    const call = new ProviderCall(config, request.signal, (await deps.shapes.get(key)) ?? defaultShape(config));
+    const learned = call.shape;
+    const record = usageRecorder(deps, config, request.usage);
+    try {
+      for await (const event of routed(adapter, call, request)) {
+        record.see(event);
+        yield event;
       }
+    } finally {
+      call.finish();
+      if (call.shape !== learned) await deps.shapes.remember(key, call.shape);
+      await record.write();
     }
-    yield* streamWithXmlTools(adapter, call, request.messages, tools!);
-  } finally {
-    call.finish();
+  };
+}
+
+async function* routed(adapter: Adapter, call: ProviderCall, request: RouterRequest): AsyncGenerator<StreamEvent> {
+  const tools = request.tools?.length ? request.tools : undefined;
+  if (!tools || request.toolMode !== 'xml') {
+    try {
+      yield* splitThinking(adapter(call, request.messages, tools));
+      return;
+    } catch (error) {
+      if (!(tools && error instanceof LlmError && error.kind === 'tools-unsupported')) throw error;
+    }
+  }
+  yield* xmlToolCalls(splitThinking(adapter(call, asXmlConversation(request.messages, tools!))));
+}
+
+/** Moves inline `<think>…</think>` out of the answer into reasoning events. */
+async function* splitThinking(events: AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent> {
+  const splitter = new ThinkTagSplitter();
+  for await (const event of events) {
+    if (event.type === 'text') {
+      for (const part of splitter.push(event.text)) yield { type: part.kind, text: part.text };
+    } else {
+      if (event.type === 'done') for (const part of splitter.end()) yield { type: part.kind, text: part.text };
+      yield event;
+    }
   }
 }
 
-async function* streamWithXmlTools(adapter: Adapter, call: ProviderCall, messages: LlmMessage[], tools: ToolDefinition[]): AsyncGenerator<StreamEvent> {
+/** Lifts `<tool_call>` blocks out of the answer's text; thinking never reaches this. */
+async function* xmlToolCalls(events: AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent> {
   const splitter = new XmlToolCallStream();
-  for await (const event of adapter(call, asXmlConversation(messages, tools))) {
+  for await (const event of events) {
     if (event.type === 'text') {
       const visible = splitter.push(event.text);
       if (visible) yield { type: 'text', text: visible };
@@ -54,6 +111,42 @@ async function* streamWithXmlTools(adapter: Adapter, call: ProviderCall, message
     }
   }
 }
+
+/**
+ * Writes the call's usage record when it ends: the server's counts, or zeros marked unreported
+ * when a finished call came with none (the history can say so instead of guessing).
+ */
+function usageRecorder(deps: RouterDeps, config: LlmConfig, context: UsageContext | undefined) {
+  let usage: Extract<StreamEvent, { type: 'usage' }> | undefined;
+  let finished = false;
+  return {
+    see(event: StreamEvent): void {
+      if (event.type === 'usage') usage = event;
+      if (event.type === 'done') finished = true;
+    },
+    async write(): Promise<void> {
+      if (!deps.recordUsage || !context || (!usage && !finished)) return;
+      await deps.recordUsage({
+        requestId: childRequestId(context.requestId, 'llm'),
+        kind: context.kind,
+        ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+        ...(context.messageId ? { messageId: context.messageId } : {}),
+        provider: config.provider,
+        baseUrl: config.baseUrl,
+        model: config.model,
+        inputTokens: usage?.inputTokens ?? 0,
+        outputTokens: usage?.outputTokens ?? 0,
+        cachedInputTokens: usage?.cachedInputTokens ?? 0,
+        reasoningTokens: usage?.reasoningTokens ?? 0,
+        ...(usage ? {} : { unreported: true }),
+        createdAt: (deps.now ?? Date.now)(),
+      }).catch(() => undefined); // a full disk must not turn a good answer into an error
+    },
+  };
+}
+
+/** The router without storage: shapes learned live as long as the background does. */
+export const streamChat: StreamChat = createRouter({ shapes: memoryShapes() });
 
 function renderXmlCall(call: ToolCall): string {
   return `<tool_call>{"name": ${JSON.stringify(call.name)}, "arguments": ${call.arguments || '{}'}}</tool_call>`;

@@ -29,10 +29,24 @@ export interface LlmRequest {
 
 export type ToolMode = 'native' | 'xml' | 'none';
 
+/** What one model call cost, as the server counted it. */
+export interface CallUsage {
+  /** Prompt tokens, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** The part of inputTokens served from the provider's prompt cache. */
+  cachedInputTokens: number;
+  /** The part of outputTokens spent thinking. */
+  reasoningTokens: number;
+}
+
 export type StreamEvent =
   | { type: 'text'; text: string }
+  /** The model's thinking: shown apart, stored apart, never sent back and never parsed for tools. */
+  | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; call: ToolCall }
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  /** Once per call, after the stream: the call's totals, whatever the server's reporting style. */
+  | ({ type: 'usage' } & Pick<CallUsage, 'inputTokens' | 'outputTokens'> & Partial<CallUsage>)
   | { type: 'done'; finishReason: string; toolMode: ToolMode };
 
 /** The provider settings an adapter needs: which endpoint, which model, which key. */

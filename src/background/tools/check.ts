@@ -7,6 +7,7 @@ export const check = defineTool({
   description: 'Tick a checkbox, radio button or switch (does nothing if it already is), and confirm it is ticked.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'interact',
+  effects: { target: true, toggles: true },
   run: (params, context) => runPageAction(context, 'check', targetOf(params)),
 });
 
@@ -15,5 +16,6 @@ export const uncheck = defineTool({
   description: 'Untick a checkbox or switch (does nothing if it already is), and confirm it is unticked.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'interact',
+  effects: { target: true, toggles: true },
   run: (params, context) => runPageAction(context, 'uncheck', targetOf(params)),
 });

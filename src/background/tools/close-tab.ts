@@ -8,6 +8,7 @@ export const closeTab = defineTool({
   description: 'Close a tab (by id, from list_tabs; default: the current tab).',
   params: z.object({ tabId: z.optional(z.int()) }),
   level: 'navigate',
+  effects: { tab: 'tabId' },
   async run({ tabId }, { windowId }) {
     const tab = await targetTab(tabId, windowId);
     await browser.tabs.remove(tab.id!);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { atMostOneTarget, runPageAction, targetOf, targetParams } from './page-action';
+import { runPageAction, targetOf, targetParams } from './page-action';
 import { defineTool } from './tool';
 
 export const get = defineTool({
@@ -9,7 +9,9 @@ export const get = defineTool({
     ...targetParams,
     what: z.enum(['text', 'value', 'attribute', 'html', 'url', 'title']),
     name: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  }).check(atMostOneTarget),
+  }),
   level: 'read-only',
+  effects: { target: true, readsValue: true },
+  inertParams: ['what', 'name'],
   run: ({ what, name, ...target }, context) => runPageAction(context, 'get', targetOf(target), undefined, { what, ...(name ? { name } : {}) }),
 });

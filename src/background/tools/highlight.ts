@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { childRequestId, frameOfRef, REF_PATTERN } from '../../protocol';
 import type { HighlightReport } from '../../content/highlight';
-import { activeTab, askFrameOrSkip, injectPageScript, PAGE_AGENT } from '../page-scripts';
+import { askFrameOrSkip, contextTab, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import { defineTool } from './tool';
 
 
@@ -45,8 +45,10 @@ export const highlight = defineTool({
     clear: z._default(z.boolean(), false),
   }),
   level: 'read-only',
-  async run({ refs, clear }, { requestId, windowId }) {
-    const tab = await activeTab(windowId);
+  effects: {},
+  async run({ refs, clear }, context) {
+    const { requestId } = context;
+    const tab = await contextTab(context);
     const frameIds = await injectPageScript(tab, PAGE_AGENT, { allFrames: true });
     const chain = childRequestId(requestId, 'highlight');
     const requests = frameRequests(clear ? [] : refs, clear, frameIds);

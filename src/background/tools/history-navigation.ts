@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
-import { summarise, targetTab, whenLoaded } from './tabs';
+import { contextTab } from '../page-scripts';
+import { summarise, whenLoaded } from './tabs';
 import { defineTool, type ToolContext } from './tool';
 
 /** Runs a navigation on the current tab and waits for the page it leads to. */
 async function navigate(context: ToolContext, go: (tabId: number) => Promise<void>) {
-  const tab = await targetTab(undefined, context.windowId);
+  const tab = await contextTab(context);
   const loaded = whenLoaded(tab.id!, context.signal);
   await go(tab.id!);
   return summarise(await loaded);
@@ -16,6 +17,7 @@ export const goBack = defineTool({
   description: 'Go back one page in the current tab’s history.',
   params: z.object({}),
   level: 'navigate',
+  effects: {},
   run: (_params, context) => navigate(context, (tabId) => browser.tabs.goBack(tabId)),
 });
 
@@ -24,6 +26,7 @@ export const goForward = defineTool({
   description: 'Go forward one page in the current tab’s history.',
   params: z.object({}),
   level: 'navigate',
+  effects: {},
   run: (_params, context) => navigate(context, (tabId) => browser.tabs.goForward(tabId)),
 });
 
@@ -32,5 +35,6 @@ export const reloadTab = defineTool({
   description: 'Reload the current tab.',
   params: z.object({}),
   level: 'navigate',
+  effects: {},
   run: (_params, context) => navigate(context, (tabId) => browser.tabs.reload(tabId)),
 });

@@ -5,11 +5,14 @@ import { defineTool } from './tool';
 
 export const listTabs = defineTool({
   name: 'list_tabs',
-  description: 'List the tabs of this window: id, title, URL and which one is active.',
+  description: 'List the tabs of this window you may use (the one the task started in and those it opened): id, title, URL and which one is active.',
   params: z.object({}),
   level: 'read-only',
-  async run(_params, { windowId }) {
+  effects: { tabList: true },
+  async run(_params, { windowId, visibleTabs }) {
     const tabs = await browser.tabs.query(windowId === undefined ? { lastFocusedWindow: true } : { windowId });
-    return tabs.map(summarise);
+    // A task sees its own tabs only: the titles and addresses of the user's others are not its business.
+    const mine = visibleTabs ? tabs.filter((tab) => tab.id !== undefined && visibleTabs.includes(tab.id)) : tabs;
+    return mine.map(summarise);
   },
 });

@@ -11,6 +11,7 @@ export const newTab = defineTool({
     active: z._default(z.boolean(), true),
   }),
   level: 'navigate',
+  effects: { url: 'url', opensTab: true },
   async run({ url, active }, { windowId, signal }) {
     const tab = await browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) });
     if (tab.status === 'complete' && tab.url === url) return summarise(tab);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
-import { summarise, targetTab, WEB_URL, whenLoaded } from './tabs';
+import { contextTab } from '../page-scripts';
+import { summarise, WEB_URL, whenLoaded } from './tabs';
 import { defineTool } from './tool';
 
 export const openUrl = defineTool({
@@ -10,8 +11,10 @@ export const openUrl = defineTool({
     url: z.url().check(z.refine((url) => WEB_URL.test(url), 'Only http:// and https:// addresses can be opened')),
   }),
   level: 'navigate',
-  async run({ url }, { windowId, signal }) {
-    const tab = await targetTab(undefined, windowId);
+  effects: { url: 'url' },
+  async run({ url }, context) {
+    const { signal } = context;
+    const tab = await contextTab(context);
     const loaded = whenLoaded(tab.id!, signal);
     await browser.tabs.update(tab.id!, { url });
     return summarise(await loaded);

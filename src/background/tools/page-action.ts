@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, childRequestId, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
-import { activeTab, askFrame, injectPageScript, PAGE_AGENT } from '../page-scripts';
+import { askFrame, contextTab, injectPageScript, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
 
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
@@ -48,7 +48,7 @@ function watchNavigation(tabId: number) {
         if (!begun(first)) return undefined;
         // A page that never finishes (a hung frame) must not hold the step: the new page is there.
         const loaded = await pollTab(tabId, (tab) => tab.status !== 'loading', NAVIGATION_LOAD_MS, signal, first);
-        return loaded.url;
+        return loaded.url === undefined ? undefined : clipText(loaded.url, CAPS.url);
       } finally {
         browser.tabs.onUpdated.removeListener(onUpdated);
       }
@@ -64,15 +64,14 @@ export const targetParams = {
 
 export { targetOf };
 
-/** For actions that may also apply to the page as a whole (scroll, press, get). */
-export const atMostOneTarget = z.refine<{ ref?: string; selector?: string }>(
-  (params) => !(params.ref && params.selector),
-  'Give ref or selector, not both (or neither, for the page)',
-);
-
+/**
+ * Actions on an element need one of ref or selector. Models do send both; the ref (what the model
+ * just read in a snapshot) wins, and the selector is ignored (targetOf), rather than refusing.
+ * Actions that may also apply to the page as a whole (scroll, press, get) take neither or either.
+ */
 export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
-  (params) => Boolean(params.ref) !== Boolean(params.selector),
-  'Give either ref (from the snapshot tool) or selector, not both',
+  (params) => Boolean(params.ref || params.selector),
+  'Give ref (from the snapshot tool) or a CSS selector of the element to act on',
 );
 
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */
@@ -80,9 +79,9 @@ export async function runPageAction(context: ToolContext, action: Action, target
   const request = {
     type: 'ACT' as const,
     requestId: childRequestId(context.requestId, 'act'),
-    payload: { action, target, options, ...(value === undefined ? {} : { value }) },
+    payload: { action, target, options, ...(value === undefined ? {} : { value }), ...(context.binding ? { expect: context.binding } : {}) },
   };
-  const tab = await activeTab(context.windowId);
+  const tab = await contextTab(context);
   await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(target.ref)] });
   if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameOfRef(target.ref), request, ActionOutcome);
   const navigation = watchNavigation(tab.id);
@@ -98,10 +97,13 @@ export async function runPageAction(context: ToolContext, action: Action, target
   return navigatedTo ? { ...answer, navigatedTo } : answer;
 }
 
-/** Asks the page what an action's target is (role, name, whether it submits), without touching it. */
-export async function describePageTarget(context: Omit<ToolContext, 'signal'>, target: Target): Promise<TargetDescription> {
-  const request = { type: 'DESCRIBE' as const, requestId: childRequestId(context.requestId, 'describe'), payload: { target } };
-  const tab = await activeTab(context.windowId);
-  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(target.ref)] });
-  return askFrame(tab, frameOfRef(target.ref), request, TargetDescription);
+/** What DESCRIBE takes: the target, and the action and value whose effect the page should judge. */
+export type DescribePayload = Extract<ContentRequest, { type: 'DESCRIBE' }>['payload'];
+
+/** Asks the page what an action's target is and what the action would do to it, without touching it. */
+export async function describePageTarget(context: { requestId: string; windowId?: number; tabId?: number }, payload: DescribePayload): Promise<TargetDescription> {
+  const request = { type: 'DESCRIBE' as const, requestId: childRequestId(context.requestId, 'describe'), payload };
+  const tab = await contextTab(context);
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(payload.target.ref)] });
+  return askFrame(tab, frameOfRef(payload.target.ref), request, TargetDescription);
 }

@@ -12,11 +12,12 @@ export const readPage = defineTool({
     maxChars: z._default(z.int().check(z.minimum(200), z.maximum(200_000)), 20_000),
   }),
   level: 'read-only',
+  effects: {},
   async run({ maxChars }, context): Promise<PageContent> {
     // The reader writes the markdown, the page agent lists the refs (its registry is the one the
     // actions resolve refs in): both at once, so the call costs the slower of the two.
     const [content, outline] = await Promise.all([
-      readActivePage(context.requestId, context.windowId, maxChars),
+      readActivePage(context.requestId, context.windowId, maxChars, context.tabId),
       snapshot.run(snapshot.params.parse({}), context),
     ]);
     return { ...content, interactiveElements: PageSnapshot.parse(outline).refs };

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { atMostOneTarget, runPageAction, targetOf, targetParams } from './page-action';
+import { runPageAction, targetOf, targetParams } from './page-action';
 import { defineTool } from './tool';
 
 export const scroll = defineTool({
@@ -9,8 +9,9 @@ export const scroll = defineTool({
     ...targetParams,
     direction: z.optional(z.enum(['up', 'down', 'left', 'right', 'top', 'bottom'])),
     amount: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
-  }).check(atMostOneTarget),
+  }),
   level: 'read-only',
+  effects: { target: true },
   run: ({ direction, amount, ...target }, context) =>
     runPageAction(context, 'scroll', targetOf(target), undefined, { ...(direction ? { direction } : {}), ...(amount ? { amount } : {}) }),
 });

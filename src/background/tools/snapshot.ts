@@ -1,44 +1,60 @@
 import * as z from 'zod/mini';
-import { childRequestId, FrameToken, PageSnapshot } from '../../protocol';
-import { activeTab, askFrame, askFrameOrSkip, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
-import { mergeFrameSnapshots } from './merge-frames';
+import { childRequestId, FrameClaims, PageSnapshot } from '../../protocol';
+import { askFrame, askFrameOrSkip, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { defineTool } from './tool';
 
-/** The parent's token travels by postMessage and can land after the background asks: ask again a few times. */
-const TOKEN_RETRIES = 6;
-const TOKEN_RETRY_MS = 30;
+/** A frame's claim travels by postMessage and can land after the background asks: ask again a few times. */
+const CLAIM_RETRIES = 6;
+const CLAIM_RETRY_MS = 30;
+/** How long frames may take past the page's own walk. */
+const FRAME_GRACE_MS = 250;
 
 interface FrameWalk {
   frameId: number;
   answer: PageSnapshot | undefined;
 }
 
-/** The tokens the parents handed out: one `[frame=t…]` placeholder per visible iframe. */
-function handedOut(walks: FrameWalk[]): Set<string> {
-  const tokens = new Set<string>();
-  for (const { answer } of walks) for (const match of answer?.text.matchAll(/\[frame=(t\d+)\]/g) ?? []) tokens.add(match[1]!);
-  return tokens;
+/** The `[frame=t…]` placeholders a frame's walk wrote: one per visible iframe. */
+function placeholders(walk: FrameWalk): string[] {
+  return [...(walk.answer?.text.matchAll(/\[frame=(t\d+)\]/g) ?? [])].map((match) => match[1]!);
 }
 
-/** Each frame says which token its parent gave it, which tells where its outline goes. */
-async function claimFrameTokens(tab: TargetTab, requestId: string, walks: FrameWalk[]): Promise<Map<string, PageSnapshot | undefined>> {
-  const byToken = new Map<string, PageSnapshot | undefined>();
-  const expected = handedOut(walks);
-  let unclaimed = walks.filter((walk) => walk.frameId !== 0);
-  for (let attempt = 0; attempt <= TOKEN_RETRIES && unclaimed.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((done) => setTimeout(done, TOKEN_RETRY_MS));
-    const answers = await Promise.all(
-      unclaimed.map(async (walk) => {
-        const request = { type: 'FRAME_TOKEN' as const, requestId, payload: {} };
-        const { token } = await askFrame(tab, walk.frameId, request, FrameToken, FRAME_TIMEOUT_MS).catch(() => ({ token: null }));
-        if (token) byToken.set(token, walk.answer);
-        return { walk, token };
+/** A fresh single-use claim for every frame but the top one. */
+function newClaims(frameIds: number[]): Map<string, number> {
+  const claims = new Map<string, number>();
+  for (const frameId of frameIds) {
+    if (frameId === 0) continue;
+    const bytes = crypto.getRandomValues(new Uint8Array(8));
+    claims.set(`n${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`, frameId);
+  }
+  return claims;
+}
+
+/** Asks every parent which claims came from each of its visible iframes, until each is placed or time runs out. */
+async function locateFrames(tab: TargetTab, requestId: string, walks: FrameWalk[], frameOfClaim: Map<string, number>): Promise<Map<string, PageSnapshot | undefined>> {
+  const claimsByToken = new Map<string, string[]>();
+  let pending = walks.filter((walk) => placeholders(walk).length > 0);
+  for (let attempt = 0; attempt <= CLAIM_RETRIES && pending.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((done) => setTimeout(done, CLAIM_RETRY_MS));
+    await Promise.all(
+      pending.map(async (walk) => {
+        const request = { type: 'FRAME_CLAIMS' as const, requestId, payload: { tokens: placeholders(walk) } };
+        const { claims } = await askFrame(tab, walk.frameId, request, FrameClaims, FRAME_TIMEOUT_MS).catch(() => ({ claims: {} }));
+        for (const [token, said] of Object.entries(claims)) claimsByToken.set(token, said);
       }),
     );
-    unclaimed = answers.filter((answer) => answer.token === null).map((answer) => answer.walk);
-    // Frames without a token are hidden ones (no placeholder): stop once every placeholder is claimed.
-    if ([...expected].every((token) => byToken.has(token))) break;
+    // Only a placeholder nothing has claimed yet is worth asking about again (a frame still posting);
+    // a frame that never answered (an ad that never loads) is never claimed, so stop once a retry
+    // places nothing more rather than waiting out every retry.
+    const before = pending.length;
+    pending = pending.filter((walk) => placeholders(walk).some((token) => (claimsByToken.get(token) ?? []).length === 0));
+    if (attempt > 0 && pending.length === before) break;
   }
+  const byToken = new Map<string, PageSnapshot | undefined>();
+  // No claim at all: the frame never answered. Claims that do not add up leave the token out.
+  for (const walk of walks) for (const token of placeholders(walk)) if ((claimsByToken.get(token) ?? []).length === 0) byToken.set(token, undefined);
+  for (const [token, frameId] of placeFrames(claimsByToken, frameOfClaim)) byToken.set(token, walks.find((walk) => walk.frameId === frameId)?.answer);
   return byToken;
 }
 
@@ -53,18 +69,28 @@ export const snapshot = defineTool({
     page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
   }),
   level: 'read-only',
-  async run(params, { requestId, windowId }) {
-    const tab = await activeTab(windowId);
+  effects: {},
+  async run(params, context) {
+    const { requestId } = context;
+    const tab = await contextTab(context);
     const frameIds = await injectPageScript(tab, PAGE_AGENT, { allFrames: true });
     const chain = childRequestId(requestId, 'snapshot');
-    // Every frame walks itself; each parent's walk hands its visible iframes their tokens.
+    const frameOfClaim = newClaims(frameIds);
+    const claimOf = new Map([...frameOfClaim].map(([claim, frameId]) => [frameId, claim]));
+    // Every frame walks itself (and posts its claim to its parent); each parent tags its visible iframes.
+    const ask = (frameId: number) => {
+      const claim = claimOf.get(frameId);
+      const payload = { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}`, ...(claim ? { claim } : {}) };
+      return askFrameOrSkip(tab, frameId, { type: 'SNAPSHOT' as const, requestId: chain, payload }, PageSnapshot);
+    };
+    const page = ask(0);
+    // A frame still walking FRAME_GRACE_MS after the page is done (hung, still loading) is left
+    // out and said to be, rather than holding the whole snapshot up to its time limit.
+    const grace = page.then(() => new Promise<undefined>((done) => setTimeout(done, FRAME_GRACE_MS)), () => undefined);
     const walks = await Promise.all(
-      frameIds.map(async (frameId) => {
-        const request = { type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}` } };
-        return { frameId, answer: await askFrameOrSkip(tab, frameId, request, PageSnapshot) };
-      }),
+      frameIds.map(async (frameId) => ({ frameId, answer: frameId === 0 ? await page : await Promise.race([ask(frameId), grace]) })),
     );
-    const byToken = await claimFrameTokens(tab, chain, walks);
+    const byToken = await locateFrames(tab, chain, walks, frameOfClaim);
     return mergeFrameSnapshots(walks.find((walk) => walk.frameId === 0)!.answer!, byToken);
   },
 });

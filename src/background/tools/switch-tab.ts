@@ -8,6 +8,7 @@ export const switchTab = defineTool({
   description: 'Make another tab (by id, from list_tabs) the active tab.',
   params: z.object({ tabId: z.int() }),
   level: 'navigate',
+  effects: { tab: 'tabId' },
   async run({ tabId }) {
     await targetTab(tabId, undefined);
     return summarise(await browser.tabs.update(tabId, { active: true }));

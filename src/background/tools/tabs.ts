@@ -1,6 +1,6 @@
 /** Tab helpers shared by the tab and navigation tools (browser calls only). */
 import browser, { type Tabs } from 'webextension-polyfill';
-import { JawadError } from '../../protocol';
+import { CAPS, clipText, JawadError } from '../../protocol';
 import { queryActiveTab } from '../page-scripts';
 
 export interface TabSummary {
@@ -10,8 +10,9 @@ export interface TabSummary {
   active: boolean;
 }
 
+/** A tab as the model and the log see it; its title and address are the page's to choose, so both are capped. */
 export function summarise(tab: Tabs.Tab): TabSummary {
-  return { id: tab.id ?? -1, title: tab.title ?? '', url: tab.url ?? '', active: Boolean(tab.active) };
+  return { id: tab.id ?? -1, title: clipText(tab.title ?? '', CAPS.title), url: clipText(tab.url ?? '', CAPS.url), active: Boolean(tab.active) };
 }
 
 /** The tab a tool acts on: the one named, or the active tab of the sidebar's window. */

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 
-import type { PermissionLevel } from '../../protocol';
+import type { Binding, PermissionLevel } from '../../protocol';
 
 export type { PermissionLevel };
 
@@ -9,8 +9,50 @@ export interface ToolContext {
   requestId: string;
   /** The browser window the sidebar belongs to: "the current tab" is its active tab. */
   windowId?: number;
+  /**
+   * The tab a step was judged in: set by the step gate so an approved step acts there and nowhere
+   * else, whichever tab is active by then. Without it (the tools panel), the active tab.
+   */
+  tabId?: number;
+  /**
+   * What an approved step was judged on (document, target identity): page actions send it with
+   * ACT, and the page refuses when anything changed.
+   */
+  binding?: Binding;
+  /** The tabs a task may see (list_tabs lists only these); unset for the user's own tools panel. */
+  visibleTabs?: readonly number[];
   /** Aborted when the tool's time is up or the user stops. */
   signal: AbortSignal;
+}
+
+/**
+ * What a tool does beyond reading, declared beside its code: Harbor classifies a step from these,
+ * never from the tool's name. Each names the parameter that carries it where there is one. A tool
+ * that takes text, a URL, keys or a tab without declaring it fails the registry test.
+ */
+export interface ToolEffects {
+  /** Acts on an element (ref/selector), which the page is asked about before anything is done. */
+  target?: boolean;
+  /** The parameter whose text goes into the page (typed, filled, chosen). */
+  text?: string;
+  /** The parameter whose keys are pressed. */
+  keys?: string;
+  /** The parameter with the URL the browser is sent to. */
+  url?: string;
+  /** The parameter naming another tab, which the tool switches to or closes. */
+  tab?: string;
+  /** Clicks its target: may follow a link or submit a form (the page says which). */
+  activates?: boolean;
+  /** Flips its target's state (check, uncheck): critical when the toggle's name is. */
+  toggles?: boolean;
+  /** Types the text key by key, so a line break is an Enter. */
+  typesKeys?: boolean;
+  /** May read a field's value: a secret field's value is its own prompt. */
+  readsValue?: boolean;
+  /** Opens a new tab. */
+  opensTab?: boolean;
+  /** Works on the browser's tab list, not a page. */
+  tabList?: boolean;
 }
 
 /** One tool: everything the registry, the agent and the tools panel need to know about it. */
@@ -19,6 +61,9 @@ export interface Tool<P extends z.ZodMiniType = z.ZodMiniType> {
   description: string;
   params: P;
   level: PermissionLevel;
+  effects: ToolEffects;
+  /** Parameters that carry none of the effects above (closed choices such as `what`, sizes). */
+  inertParams?: readonly string[];
   /** Defaults to the registry's timeout. */
   timeoutMs?: number;
   run(params: z.infer<P>, context: ToolContext): Promise<unknown>;

@@ -1,9 +1,9 @@
-import type { BackgroundEvent, SidebarRequestOf, VoiceErrorPayload } from '../../protocol';
+import { childRequestId, type BackgroundEvent, type SidebarRequestOf, type UsageRecord, type VoiceErrorPayload } from '../../protocol';
 import type { SettingsStore } from '../../db/settings';
-import { decodeAudio, resolveTranscriptionConfig, VoiceError, type TranscriptionConfig } from './whisper';
+import { decodeAudio, resolveTranscriptionConfig, VoiceError, type TranscribeOptions, type TranscriptionConfig } from './whisper';
 
 type Reply = (event: BackgroundEvent) => void;
-type Transcribe = (config: TranscriptionConfig, audio: Uint8Array, mimeType: string, options?: { signal?: AbortSignal; durationMs?: number }) => Promise<string>;
+type Transcribe = (config: TranscriptionConfig, audio: Uint8Array, mimeType: string, options?: TranscribeOptions) => Promise<string>;
 
 /**
  * The background's half of voice input. Recording happens in the sidebar (see README); the
@@ -16,6 +16,8 @@ export class VoiceService {
   constructor(
     private readonly settings: SettingsStore,
     private readonly transcribe: Transcribe,
+    /** Stores one usage record per transcription, like every model call. */
+    private readonly recordUsage?: (record: UsageRecord) => Promise<void>,
   ) {}
 
   async start(request: SidebarRequestOf<'START_VOICE'>, reply: Reply): Promise<void> {
@@ -43,10 +45,13 @@ export class VoiceService {
     reply({ type: 'VOICE_TRANSCRIBING', requestId, payload: {} });
     try {
       const config = resolveTranscriptionConfig(await this.settings.loadVoice(), await this.settings.load());
+      let usage: Parameters<NonNullable<TranscribeOptions['onUsage']>>[0];
       const transcript = await this.transcribe(config, decodeAudio(payload.audio), payload.mimeType, {
         signal: controller.signal,
         durationMs: payload.durationMs,
+        onUsage: (counted) => void (usage = counted),
       });
+      await this.record(requestId, config, usage);
       if (!controller.signal.aborted) reply({ type: 'VOICE_RESULT', requestId, payload: { transcript, isFinal: true } });
     } catch (error) {
       if (!controller.signal.aborted) this.fail(requestId, reply, error);
@@ -54,6 +59,22 @@ export class VoiceService {
       if (this.inFlight === controller) this.inFlight = undefined;
     }
     reply({ type: 'VOICE_END', requestId, payload: {} });
+  }
+
+  private async record(requestId: string, config: TranscriptionConfig, usage: { inputTokens: number; outputTokens: number } | undefined): Promise<void> {
+    await this.recordUsage?.({
+      requestId: childRequestId(requestId, 'llm'),
+      kind: 'transcription',
+      provider: 'whisper',
+      baseUrl: config.baseUrl,
+      model: config.model,
+      inputTokens: usage?.inputTokens ?? 0,
+      outputTokens: usage?.outputTokens ?? 0,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+      ...(usage ? {} : { unreported: true }),
+      createdAt: Date.now(),
+    }).catch(() => undefined); // a full disk must not lose the transcript
   }
 
   private fail(requestId: string, reply: Reply, error: unknown): void {

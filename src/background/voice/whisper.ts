@@ -112,6 +112,13 @@ export function audioFileName(mimeType: string): string {
   return `recording.${match?.[1] ?? 'webm'}`;
 }
 
+export interface TranscribeOptions {
+  signal?: AbortSignal;
+  durationMs?: number;
+  /** Told what the server counted (gpt-4o-transcribe reports tokens; whisper-1 only seconds: undefined). */
+  onUsage?: (usage: { inputTokens: number; outputTokens: number } | undefined) => void;
+}
+
 /**
  * Sends one recording to `${baseUrl}/audio/transcriptions` and returns the trimmed text. Fails
  * with a VoiceError that tells the user what to do, or with an AbortError when `signal` fires
@@ -121,7 +128,7 @@ export async function transcribe(
   config: TranscriptionConfig,
   audio: Uint8Array,
   mimeType: string,
-  options: { signal?: AbortSignal; durationMs?: number } = {},
+  options: TranscribeOptions = {},
 ): Promise<string> {
   if (options.signal?.aborted) throw cancelled();
   if (audio.byteLength === 0 || (options.durationMs !== undefined && options.durationMs < MIN_DURATION_MS)) {
@@ -132,7 +139,9 @@ export async function transcribe(
   try {
     const { status, body } = await call.run(() => post(url, config, audio, mimeType, call.signal));
     if (status < 200 || status >= 300) throw errorForStatus(status, body, url);
-    return transcriptOf(body);
+    const transcript = transcriptOf(body);
+    options.onUsage?.(tokenUsageOf(body));
+    return transcript;
   } finally {
     call.finish();
   }
@@ -243,6 +252,16 @@ function transcriptOf(body: string): string {
   const transcript = text.trim();
   if (!transcript) throw new VoiceError('EMPTY_AUDIO', "I didn't catch any words. Try again, a little closer to the microphone.");
   return transcript;
+}
+
+function tokenUsageOf(body: string): { inputTokens: number; outputTokens: number } | undefined {
+  try {
+    const usage = (JSON.parse(body) as { usage?: { type?: string; input_tokens?: unknown; output_tokens?: unknown } }).usage;
+    if (usage?.type !== 'tokens' || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') return undefined;
+    return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
+  } catch {
+    return undefined;
+  }
 }
 
 function textField(body: string): string | undefined {

@@ -3,7 +3,7 @@
  * not covered), the pointer sequence of a click, and key presses. Shared by every action.
  */
 import { JawadError } from '../../protocol/errors';
-import { coveredBy, isStyledChoice } from '../snapshot/walk';
+import { coveredBy, isStyledChoice, takesClicksUnseen } from '../snapshot/walk';
 
 const STABLE_FRAMES = 2;
 const STABLE_TIMEOUT_MS = 1_000;
@@ -51,14 +51,25 @@ function clickTarget(element: Element): Element {
   return hidden ? ((element as HTMLInputElement).labels?.[0] ?? element) : element;
 }
 
+/** The element is in view and its centre's hit test lands on it (or inside it). */
+function receivesClickNow(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+  const hit = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
+  return hit !== null && element.contains(hit);
+}
+
 /** Scrolls the element into view, waits for it to hold still, and refuses if something else would take the click. */
 export async function prepare(element: Element, label: string): Promise<Element> {
   if (!element.isConnected) throw new JawadError('STALE_REF', `${label} is no longer on the page. Take a new snapshot.`);
   const target = clickTarget(element);
-  if (!target.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+  if (!target.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !takesClicksUnseen(target)) {
     throw new JawadError('NOT_VISIBLE', `${label} is not visible, so a person could not click it.`);
   }
-  target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  // Already where a click lands on it: scrolling anyway could make a virtualised list re-render it away.
+  if (!receivesClickNow(target)) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const rect = await settle(target);
   // Pages remove elements as they scroll into view (lazy lists, re-renders): never click what took the place.
   if (!target.isConnected) throw new JawadError('STALE_REF', `${label} was removed from the page as it was scrolled to. Take a new snapshot.`);

@@ -1,6 +1,9 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
+import { secretOf } from '../secret';
+import { type BackgroundFinder, VisibleTree, visibleText } from '../visibility';
+
 const MAX_NAME = 80;
-const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'generic']);
+const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'row', 'listitem', 'generic']);
 
 function clean(text: string | null | undefined): string {
   const value = (text ?? '').replace(/\s+/g, ' ').trim();
@@ -16,12 +19,15 @@ function byIds(element: Element, ids: string): string {
     .join(' ');
 }
 
-/** What a form control says when it sits inside a label: its current value, not all its options. */
+/**
+ * What a form control says when it sits inside a label: its current value, not all its options.
+ * A secret's value (a password in a <label> that wraps it) is never part of a name.
+ */
 function embeddedValue(control: Element): string {
   if (control.localName === 'select') return (control as HTMLSelectElement).selectedOptions[0]?.text ?? '';
   if (control.localName === 'input' || control.localName === 'textarea') {
     const input = control as HTMLInputElement;
-    return ['checkbox', 'radio', 'hidden'].includes(input.type) ? '' : input.value;
+    return ['checkbox', 'radio', 'hidden'].includes(input.type) || secretOf(control) ? '' : input.value;
   }
   return '';
 }
@@ -39,10 +45,41 @@ function textOfLabel(node: Node): string {
 function labelText(element: Element): string {
   const labels = (element as HTMLInputElement).labels;
   if (labels && labels.length > 0) return Array.from(labels, textOfLabel).join(' ');
-  return '';
+  const wrapperLabel = labelOfWrapper(element);
+  return wrapperLabel ? textOfLabel(wrapperLabel) : '';
 }
 
-export function accessibleName(element: Element, role: string): string {
+const WRAPPER_LEVELS = 5;
+const FIELDS = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]),textarea,select';
+
+/** A label that labels nothing the browser knows of (no `for`, or `for` a wrapper; no control inside). */
+function strayLabel(scope: Element): HTMLLabelElement | null {
+  for (const label of Array.from(scope.querySelectorAll('label'))) if (!label.control) return label;
+  return null;
+}
+
+/**
+ * Widget toolkits (OOUI, many design systems) lay a field out as a label and a widget in one box,
+ * the label pointing at the widget's wrapper or at nothing, which no browser reads as a name. When
+ * the nearest box holding such a label holds this one field (that shows), the label is the field's.
+ */
+function labelOfWrapper(element: Element): HTMLLabelElement | null {
+  let wrapper = element.parentElement;
+  for (let level = 0; wrapper && level < WRAPPER_LEVELS; level++, wrapper = wrapper.parentElement) {
+    const label = (wrapper.id ? element.ownerDocument.querySelector<HTMLLabelElement>(`label[for="${CSS.escape(wrapper.id)}"]`) : null) ?? strayLabel(wrapper);
+    if (!label) continue;
+    const fields = Array.from(wrapper.querySelectorAll(FIELDS)).filter((field) => field.checkVisibility());
+    return fields.length === 1 && fields[0] === element ? label : null;
+  }
+  return null;
+}
+
+/**
+ * The name a model sees for the element. Its content counts only as far as it shows (hidden text
+ * inside a heading or a link is text no one sees); content that shows nothing falls back to the
+ * accessibility tree's text, as an aria-label would (an icon button labelled for screen readers).
+ */
+export function accessibleName(element: Element, role: string, backgrounds?: BackgroundFinder): string {
   const labelledBy = element.getAttribute('aria-labelledby');
   if (labelledBy) {
     const name = clean(byIds(element, labelledBy));
@@ -62,7 +99,7 @@ export function accessibleName(element: Element, role: string): string {
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
-    const text = clean((element as HTMLElement).innerText ?? element.textContent);
+    const text = clean(visibleText(new VisibleTree(element, { rootShown: true, ...(backgrounds ? { backgrounds } : {}) }))) || clean((element as HTMLElement).innerText ?? element.textContent);
     if (text) return text;
     const image = element.querySelector('img[alt]');
     if (image) return clean(image.getAttribute('alt'));

@@ -10,6 +10,8 @@ export class RefRegistry {
   private next = 1;
   /** The refs the latest snapshot listed: what "highlight everything" outlines. */
   private listed: readonly string[] = [];
+  /** The element last clicked: a popup that opens with no ARIA link to it is taken to be its. */
+  private clicked: WeakRef<Element> | undefined;
 
   constructor(private readonly prefix = '') {}
 
@@ -29,6 +31,15 @@ export class RefRegistry {
 
   lastListed(): readonly string[] {
     return this.listed;
+  }
+
+  noteClicked(element: Element): void {
+    this.clicked = new WeakRef(element);
+  }
+
+  lastClicked(): Element | undefined {
+    const element = this.clicked?.deref();
+    return element?.isConnected ? element : undefined;
   }
 
   /** The live element of a ref; STALE_REF when it was removed, never another element. */

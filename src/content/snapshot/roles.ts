@@ -48,6 +48,11 @@ export function roleOf(element: Element): string {
   return explicit || implicitRole(element);
 }
 
+import { ROW_ROLES } from './rows';
+
+/** Regions of a page: a pointer cursor over a whole navigation bar does not make it a control. */
+const LANDMARKS = new Set(['navigation', 'banner', 'main', 'contentinfo', 'complementary', 'region', 'search', 'form']);
+
 const NATIVE_CONTROLS = new Set(['button', 'select', 'textarea', 'summary']);
 
 /** Something a user can click, type into or choose: by tag, role, editability or click handler. */
@@ -59,6 +64,18 @@ export function isInteractive(element: Element, role: string, cursorPointer: boo
   if ((element as HTMLElement).isContentEditable && !(element.parentElement as HTMLElement | null)?.isContentEditable) return true;
   if (element.hasAttribute('onclick')) return true;
   const tabIndex = element.getAttribute('tabindex');
+  // Lists with roving focus give every row but the current one tabindex=-1: all are rows to pick.
+  if (tabIndex !== null && ROW_ROLES.has(role)) return true;
   if (tabIndex !== null && Number(tabIndex) >= 0 && tag !== 'body') return true;
-  return cursorPointer;
+  return cursorPointer && !LANDMARKS.has(role) && !standsInForControl(element);
+}
+
+/**
+ * A pointer cursor on what only passes the click to a native control that has its own ref: a
+ * label of a rendered control, or the nameless styled box drawn next to a checkbox or radio.
+ */
+function standsInForControl(element: Element): boolean {
+  if (element.localName === 'label') return Boolean((element as HTMLLabelElement).control?.checkVisibility());
+  const before = element.previousElementSibling as HTMLInputElement | null;
+  return before?.localName === 'input' && (before.type === 'checkbox' || before.type === 'radio') && !/\S/.test(element.textContent ?? '');
 }

@@ -4,11 +4,17 @@
  * the visible text around them, in a compact outline. Hidden content never appears.
  */
 import { JawadError } from '../../protocol/errors';
+import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
+import { inlineText, isInlineBlock, type InlinePart } from './inline';
+import { pageText } from './page-text';
 import { accessibleName } from './name';
+import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
-import { BackgroundFinder, hasInvisibleInk, isPushedOffPage } from '../visibility';
+import { isListRow, isScroller } from './rows';
+import { states, valueOf } from './states';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn, VisibleTree } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -27,7 +33,11 @@ const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tre
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed']);
 const FRAMES = new Set(['iframe', 'frame']);
-const MAX_TEXT = 160;
+/**
+ * Longer text is folded, and the line says so: the snapshot is for finding things and acting;
+ * get and read_page return text whole.
+ */
+const FOLD_AT = 4_000;
 const BUDGET_CHECK_EVERY = 64;
 
 interface Walk {
@@ -43,7 +53,29 @@ interface Walk {
   /** Boxes of out-of-flow elements (fixed, sticky, absolute): what can sit on top of others. */
   overlays: DOMRect[];
   /** Ref lines to check for coverage once every overlay is known (a cookie banner comes last). */
-  coverChecks: Array<{ line: number; element: Element; rect: DOMRect }>;
+  coverChecks: CoverCheck[];
+  /** Elements whose text is the name of a control already listed (its aria-labelledby): not repeated. */
+  naming: WeakSet<Element>;
+  /** Popups shown away from their owner (a portal) → that owner. */
+  popupOwners: Map<Element, Element>;
+  /** The owners of such popups → where their line was written. */
+  ownerLines: Map<Element, { host: string[]; line: number }>;
+  /** Popups' lines, to show right after their owner's line. */
+  attached: Array<{ host: string[]; line: number; segment: Segment }>;
+}
+
+interface CoverCheck {
+  line: number;
+  element: Element;
+  rect: DOMRect;
+  /** The part of the page the scroll boxes around the element show: outside it, scrolling brings it out, nothing covers it. */
+  scrolledInto?: Clip;
+}
+
+/** Lines written apart from the main outline (a popup's), with their coverage checks. */
+interface Segment {
+  lines: string[];
+  coverChecks: CoverCheck[];
 }
 
 /** The only elements attachShadow() accepts (HTML spec): these and custom elements. */
@@ -70,43 +102,21 @@ function childrenOf(element: Element): ArrayLike<Node> {
   return element.childNodes;
 }
 
-function clip(text: string, max = MAX_TEXT): string {
+function clip(text: string, max: number): string {
   const value = text.replace(/\s+/g, ' ').trim();
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
+/** Text whole up to FOLD_AT characters; beyond, cut at a word and marked as folded. */
+function fold(text: string): string {
+  if (text.length <= FOLD_AT) return text;
+  const cut = text.lastIndexOf(' ', FOLD_AT);
+  const kept = text.slice(0, cut > FOLD_AT / 2 ? cut : FOLD_AT);
+  return `${kept} … [folded: ${text.length - kept.length} more characters; get or read_page gives all]`;
+}
+
 function quote(text: string): string {
   return JSON.stringify(text);
-}
-
-/** The visible area left by ancestors that clip (overflow hidden or clip), in viewport pixels. */
-interface Clip {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-function intersect(clip: Clip | undefined, rect: DOMRect): Clip {
-  if (!clip) return { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
-  return { left: Math.max(clip.left, rect.left), top: Math.max(clip.top, rect.top), right: Math.min(clip.right, rect.right), bottom: Math.min(clip.bottom, rect.bottom) };
-}
-
-/** Visible within the clip by more than a pixel each way. */
-function visibleIn(rect: DOMRect, clip: Clip | undefined): boolean {
-  const area = intersect(clip, rect);
-  return area.right - area.left > 1 && area.bottom - area.top > 1;
-}
-
-/**
- * The clip this element imposes on its descendants. Hidden or clipped overflow cuts content off for
- * good; a scroll box shows its content by scrolling, unless the box itself has no area.
- */
-function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
-  const overflow = `${style.overflowX} ${style.overflowY}`;
-  if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
-  if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
-  return inherited;
 }
 
 /** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
@@ -123,36 +133,6 @@ export function isStyledChoice(element: Element): boolean {
   if (input.type !== 'checkbox' && input.type !== 'radio') return false;
   if (!input.checkVisibility({ visibilityProperty: true })) return false;
   return Array.from(input.labels ?? []).some((label) => label.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
-}
-
-function states(element: Element, role: string): string[] {
-  const out: string[] = [];
-  const input = element as HTMLInputElement;
-  const ariaChecked = element.getAttribute('aria-checked');
-  if ((element.localName === 'input' && (input.type === 'checkbox' || input.type === 'radio') && input.checked) || ariaChecked === 'true') out.push('checked');
-  if (ariaChecked === 'mixed' || (element.localName === 'input' && input.indeterminate)) out.push('mixed');
-  if (input.disabled === true || element.getAttribute('aria-disabled') === 'true') out.push('disabled');
-  const expanded = element.getAttribute('aria-expanded');
-  if (expanded === 'true') out.push('expanded');
-  if (expanded === 'false') out.push('collapsed');
-  if (element.getAttribute('aria-selected') === 'true' || (element.localName === 'option' && (element as HTMLOptionElement).selected)) out.push('selected');
-  if (input.required === true || element.getAttribute('aria-required') === 'true') out.push('required');
-  if ((element as HTMLElement).isContentEditable || (role === 'textbox' && !input.readOnly)) out.push('editable');
-  return out;
-}
-
-function valueOf(element: Element): string | undefined {
-  if (element.localName === 'select') {
-    const select = element as HTMLSelectElement;
-    return select.selectedOptions[0]?.text;
-  }
-  if (element.localName === 'textarea') return (element as HTMLTextAreaElement).value;
-  if (element.localName === 'input') {
-    const input = element as HTMLInputElement;
-    if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'password'].includes(input.type)) return undefined;
-    return input.value;
-  }
-  return undefined;
 }
 
 function contains(ancestor: Element, node: Element): boolean {
@@ -172,7 +152,7 @@ export function coveredBy(element: Element, rect: DOMRect, view: Window): string
   if (!hit || contains(element, hit) || contains(hit, element)) return undefined;
   if (Array.from((element as HTMLInputElement).labels ?? []).some((label) => contains(label, hit))) return undefined;
   const owner = hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;
-  const name = accessibleName(owner, roleOf(owner)) || clip(owner.textContent ?? '', 40);
+  const name = accessibleName(owner, roleOf(owner)) || clip((owner as HTMLElement).innerText ?? owner.textContent ?? '', 40);
   return `${roleOf(owner) === 'generic' ? owner.localName : roleOf(owner)}${name ? ` ${quote(clip(name, 40))}` : ''}`;
 }
 
@@ -187,35 +167,90 @@ function overlaps(a: DOMRect, b: DOMRect): boolean {
  * of the flow (a fixed banner, a sticky header, an absolute menu or dialog); hit-testing only the
  * refs under such a box spares a hit test per ref. Actions hit-test again before every click.
  */
-function markCovered(walk: Walk): void {
+function markCovered(walk: Walk, segment: Segment): void {
   if (walk.overlays.length === 0) return;
-  for (const { line, element, rect } of walk.coverChecks) {
+  for (const { line, element, rect, scrolledInto } of segment.coverChecks) {
     if (!walk.overlays.some((overlay) => overlaps(overlay, rect))) continue;
+    if (scrolledInto && !visibleIn(rect, scrolledInto)) continue;
     const cover = coveredBy(element, rect, walk.view);
-    if (cover) walk.lines[line] += ` [covered by ${cover}]`;
+    if (cover) segment.lines[line] += ` [covered by ${cover}]`;
   }
 }
 
-function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect): void {
+/**
+ * Registers a ref for the element and returns how it reads: on its own line
+ * `role "name" [ref=e1] [state] value="…"`, inline `[role "name" ref=e1 state value="…"]`.
+ */
+function describeRef(walk: Walk, element: Element, role: string, inline = false): string {
   const ref = walk.refs.refFor(element);
-  const name = accessibleName(element, role);
-  const parts = [`- ${role}`];
+  const name = isContainer(element, role) ? accessibleName(element, 'group', walk.backgrounds) : accessibleName(element, role, walk.backgrounds);
+  const mark = (text: string) => (inline ? text : `[${text}]`);
+  const parts = [role];
   if (name) parts.push(quote(name));
-  parts.push(`[ref=${ref}]`);
-  for (const state of states(element, role)) parts.push(`[${state}]`);
+  parts.push(mark(`ref=${ref}`));
+  for (const state of states(element, role)) parts.push(mark(state));
   const value = valueOf(element);
   if (value) parts.push(`value=${quote(clip(value, 60))}`);
-  walk.coverChecks.push({ line: walk.lines.length, element, rect });
-  walk.lines.push(parts.join(' '));
+  for (const id of (element.getAttribute('aria-labelledby') ?? '').split(/\s+/)) {
+    const label = id ? element.ownerDocument.getElementById(id) : null;
+    if (label) walk.naming.add(label);
+  }
   const testid = element.getAttribute('data-testid') ?? element.getAttribute('data-t') ?? undefined;
   walk.found.push({ ref, role, name, tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
+  return parts.join(' ');
+}
+
+function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scrolledInto: Clip | undefined): void {
+  walk.coverChecks.push({ line: walk.lines.length, element, rect, scrolledInto });
+  if (walk.popupOwners.size > 0) walk.ownerLines.set(element, { host: walk.lines, line: walk.lines.length });
+  walk.lines.push(`- ${describeRef(walk, element, role)}`);
+}
+
+/**
+ * A native control made transparent but left where it takes clicks — the checkbox of a CSS-only
+ * menu laid over its label, an opacity:0 file input over a styled button. It is what a click on
+ * that spot reaches, so it is listed and clicked like any visible control.
+ */
+export function takesClicksUnseen(element: Element): boolean {
+  if (!['input', 'select', 'button'].includes(element.localName) || (element as HTMLInputElement).type === 'hidden') return false;
+  if (element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || !element.checkVisibility({ visibilityProperty: true })) return false;
+  // Itself made transparent, inside something painted: a faded-out toast's buttons are not on offer.
+  const style = getComputedStyle(element);
+  if (style.pointerEvents === 'none' || Number(style.opacity) > 0.01) return false;
+  if (element.parentElement && !element.parentElement.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+  const rect = element.getBoundingClientRect();
+  return rect.width > 1 && rect.height > 1;
+}
+
+/** A block's text and inline controls as one line, the controls' refs in place. */
+function emitInline(walk: Walk, element: Element): void {
+  const line = walk.lines.length;
+  // The one visibility rule inside the block too: clipped, scaled-away or invisible-ink parts stay out.
+  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
+  const partOf = (child: Element): InlinePart => {
+    if (SKIPPED.has(child.localName) || child.getAttribute('aria-hidden') === 'true') return 'skip';
+    const painted = child.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    const role = roleOf(child);
+    const unseen = !painted && (isStyledChoice(child) || takesClicksUnseen(child));
+    if ((!painted || tree.isHidden(child)) && !unseen) return 'skip';
+    const box = child.getBoundingClientRect();
+    // Visually hidden text (1×1 and clipped, for screen readers) is not on screen.
+    if (painted && box.width <= 1 && box.height <= 1) return 'skip';
+    if (!isInteractive(child, role, false)) return 'read';
+    walk.coverChecks.push({ line, element: child, rect: box });
+    if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
+    return `[${describeRef(walk, child, role, true)}]`;
+  };
+  const text = inlineText(element, partOf, (node) => !tree.mutes(node));
+  if (text) walk.lines.push(fold(text));
 }
 
 function ownText(element: Element): string {
   let text = '';
   for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE) text += (child as Text).data;
-  return text ? clip(text) : '';
+  return text ? fold(pageText(text).replace(/\s+/g, ' ').trim()) : '';
 }
+
 
 function outOfBudget(walk: Walk): boolean {
   if (walk.partial) return true;
@@ -229,6 +264,12 @@ interface Inherited {
   insideControl: boolean;
   parentPointer: boolean;
   clip: Clip | undefined;
+  /** What clip-path, `clip` and filters of ancestors leave: unlike overflow, fixed position does not escape it. */
+  paint?: Clip;
+  /** Inside a scroll box of the page (rows of a list may be what a click means). */
+  inScroller: boolean;
+  /** What the scroll boxes around show now. */
+  scrolledInto: Clip | undefined;
 }
 
 function isRepeating(element: Element): boolean {
@@ -240,7 +281,7 @@ function isRepeating(element: Element): boolean {
  * there are and how to see the next ones.
  */
 function listWindow(walk: Walk, element: Element, rows: Element[]): Element[] {
-  if (rows.length <= LONG_LIST || !isRepeating(element)) return rows;
+  if (rows.length <= LONG_LIST || !isRepeating(element) || !rowsAreRecords(rows)) return rows;
   const pages = Math.ceil(rows.length / LIST_WINDOW);
   const page = Math.min(Math.max(walk.options.page ?? 1, 1), pages);
   const start = (page - 1) * LIST_WINDOW;
@@ -248,6 +289,19 @@ function listWindow(walk: Walk, element: Element, rows: Element[]): Element[] {
   const next = page < pages ? ` Snapshot with page: ${page + 1} for the next ${LIST_WINDOW}.` : '';
   walk.lines.push(`- note: ${rows.length} rows here; showing ${start + 1}–${start + shown.length}.${next}`);
   return shown;
+}
+
+const ACTIONABLE = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[role=option],[tabindex],[onclick]';
+const SAMPLE_ROWS = 10;
+
+/**
+ * Records (table rows with their buttons, a list of products or stations): what a window of rows
+ * summarises well. Rows that are only text (the lines of a poem, of a code listing) are what the
+ * page says, and stay whole.
+ */
+function rowsAreRecords(rows: readonly Element[]): boolean {
+  const sample = rows.slice(0, SAMPLE_ROWS);
+  return sample.filter((row) => row.matches(ACTIONABLE) || row.querySelector(ACTIONABLE) !== null).length * 2 >= sample.length;
 }
 
 /** An element still to visit, with what its ancestors pass down. */
@@ -272,6 +326,7 @@ function childrenToVisit(walk: Walk, element: Element): Element[] {
 function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   walk.elementCount++;
   if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return [];
+  if (attachToOwner(walk, element)) return [];
   // One check answers both questions for most elements: painted implies rendered.
   const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   if (!painted && !element.checkVisibility()) {
@@ -283,9 +338,15 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const rect = element.getBoundingClientRect();
   const view = walk.view;
   const style = getComputedStyle(element);
-  if (isPushedOffPage(rect, view) && style.position !== 'static') return [];
+  // A box pushed off the page takes its content along; a 0×0 anchor at the origin (a toolkit's
+  // overlay layer) is no such box: what it holds is placed on its own.
+  if (isPushedOffPage(rect, view) && style.position !== 'static' && rect.width + rect.height > 0) return [];
   const { insideControl, parentPointer } = inherited;
-  const clip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
+  const overflowClip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
+  const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
+  const own = paintClip(style, rect);
+  const clip = own ? intersect(around, own) : around;
+  const paint = own ? intersect(inherited.paint, own) : inherited.paint;
   const role = roleOf(element);
   const shown = isShown(painted, rect, view, clip);
   if (FRAMES.has(element.localName)) {
@@ -294,30 +355,100 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   }
   if (shown && OUT_OF_FLOW.has(style.position)) walk.overlays.push(rect);
   const pointer = shown && style.cursor === 'pointer';
-  const acts = (shown || (isStyledChoice(element) && labelShown(element, clip))) && isInteractive(element, role, pointer && !parentPointer && !insideControl);
+  const reachable = shown || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(rect, clip));
+  const acts = reachable && (isInteractive(element, role, pointer && !parentPointer && !insideControl) || (!insideControl && isListRow(element, style, inherited.inScroller)));
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
-  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element));
-  if (acts) emitRef(walk, element, role, rect);
+  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect)) && contentShows(element, clipFor(style, rect, clip), view);
+  if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, rect, inherited.scrolledInto);
   else if (shown && role === 'heading') {
-    if (readable()) walk.lines.push(`- heading ${quote(accessibleName(element, role))} [level=${element.getAttribute('aria-level') ?? element.localName.slice(1)}]`);
-  } else if (shown && !insideControl) {
+    if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk.backgrounds), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+  } else if (shown && !insideControl && !namesControl(walk, element) && isInlineBlock(element)) {
+    if (readable()) emitInline(walk, element);
+    return [];
+  } else if (shown && !insideControl && !namesControl(walk, element)) {
     const text = ownText(element);
-    if (text && readable()) walk.lines.push(`- text: ${text}`);
+    if (text && readable()) walk.lines.push(text);
   }
   // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
-  const named = acts || (role === 'heading' && shown);
-  const passed: Inherited = { insideControl: insideControl || named, parentPointer: pointer, clip: clipFor(style, rect, clip) };
+  const named = (acts && !isContainer(element, role)) || (role === 'heading' && shown) || namesControl(walk, element);
+  const scroller = isScroller(element, style);
+  const passed: Inherited = {
+    insideControl: insideControl || named,
+    parentPointer: pointer,
+    clip: clipFor(style, rect, clip),
+    ...(paint ? { paint } : {}),
+    inScroller: inherited.inScroller || scroller,
+    scrolledInto: scroller ? intersect(inherited.scrolledInto, rect) : inherited.scrolledInto,
+  };
   return childrenToVisit(walk, element).map((child) => ({ element: child, inherited: passed }));
 }
 
+/** `## Title`: a heading as markdown writes it (levels 1–6). */
+function headingLine(name: string, level: string): string {
+  const depth = Math.min(Math.max(Number.parseInt(level, 10) || 2, 1), 6);
+  return `${'#'.repeat(depth)} ${pageText(name)}`;
+}
+
+/** More text than a name holds: a clickable card is named by its text, not a whole article. */
+const CONTAINER_TEXT = 200;
+
+/**
+ * A role-less element that can be focused or clicked but holds a page's worth of text (the skip
+ * link's target `<div id=maincontent tabindex=0>`, a clickable card with a story): it keeps its
+ * ref, but its content is listed as content, not folded into a name.
+ */
+function isContainer(element: Element, role: string): boolean {
+  return role === 'generic' && (element.textContent?.length ?? 0) > CONTAINER_TEXT;
+}
+
+/** A label of a rendered control, or the element a listed control is labelled by: its text is that control's name. */
+function namesControl(walk: Walk, element: Element): boolean {
+  if (walk.naming.has(element)) return true;
+  return element.localName === 'label' && Boolean((element as HTMLLabelElement).control?.checkVisibility());
+}
+
+const TOP: Inherited = { insideControl: false, parentPointer: false, clip: undefined, inScroller: false, scrolledInto: undefined };
+
 /** Visits the tree in document order (depth first), children in the order they appear. */
 function walkFrom(walk: Walk, root: Element): void {
-  const stack: Pending[] = [{ element: root, inherited: { insideControl: false, parentPointer: false, clip: undefined } }];
+  const stack: Pending[] = [{ element: root, inherited: TOP }];
   while (stack.length > 0 && !walk.partial) {
     const { element, inherited } = stack.pop()!;
     const children = visit(walk, element, inherited);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
+}
+
+/**
+ * A popup whose owner is already listed is walked on its own and its lines kept to show right
+ * after the owner's line. (A popup met before its owner stays where it is.)
+ */
+function attachToOwner(walk: Walk, popup: Element): boolean {
+  const owner = walk.popupOwners.get(popup);
+  const at = owner && walk.ownerLines.get(owner);
+  if (!at) return false;
+  walk.popupOwners.delete(popup);
+  const main: Segment = { lines: walk.lines, coverChecks: walk.coverChecks };
+  const segment: Segment = { lines: [], coverChecks: [] };
+  walk.lines = segment.lines;
+  walk.coverChecks = segment.coverChecks;
+  try {
+    walkFrom(walk, popup);
+  } finally {
+    walk.lines = main.lines;
+    walk.coverChecks = main.coverChecks;
+  }
+  if (segment.lines.length > 0) walk.attached.push({ ...at, segment });
+  return true;
+}
+
+/** The outline with each popup's lines indented under its owner's line. */
+function assemble(walk: Walk, lines: string[], indent: string, out: string[]): string[] {
+  lines.forEach((text, index) => {
+    out.push(indent + text);
+    for (const { host, line, segment } of walk.attached) if (host === lines && line === index) assemble(walk, segment.lines, `${indent}  `, out);
+  });
+  return out;
 }
 
 /** Marks where a visible frame's own outline goes; a hidden frame gets no line, so none of it shows. */
@@ -358,15 +489,22 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     backgrounds: new BackgroundFinder(),
     overlays: [],
     coverChecks: [],
+    naming: new WeakSet(),
+    popupOwners: popupOwners(doc, refs.lastClicked()),
+    ownerLines: new Map(),
+    attached: [],
   };
   if (doc.body) walkFrom(walk, doc.body);
-  markCovered(walk);
+  markCovered(walk, walk);
+  for (const { segment } of walk.attached) markCovered(walk, segment);
   refs.rememberListed(walk.found.map((found) => found.ref));
-  if (walk.partial) walk.lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
+  const lines = assemble(walk, walk.lines, '', []);
+  if (walk.partial) lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
   return {
-    url: doc.location?.href ?? '',
-    title: doc.title,
-    text: walk.lines.join('\n'),
+    url: clipText(doc.location?.href ?? '', CAPS.url),
+    // Printed first by the agent: a multi-megabyte <title> would push every ref out of the prompt.
+    title: clipText(doc.title, CAPS.title),
+    text: lines.join('\n'),
     refs: walk.found,
     elementCount: walk.elementCount,
     partial: walk.partial,

@@ -5,6 +5,7 @@ import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 import { BudgetPrompt } from './BudgetPrompt';
 import { PermissionPrompt } from './PermissionPrompt';
+import { Icon } from './Icon';
 import { lazyView } from './lazy';
 
 /** Opened from an answer's Trace button: its code loads then, not with the chat. */
@@ -94,7 +95,7 @@ export function ChatView() {
         <div class="banner" role="alert" data-code={banner.code}>
           <span>{banner.message}</span>
           <button type="button" class="link-button" onClick={dismissBanner} aria-label="Dismiss error">
-            ✕
+            <Icon name="close" />
           </button>
         </div>
       )}

@@ -1,6 +1,7 @@
 import { agentMode, attachPage, connection, draft, sendChat, stopGeneration, streaming, summarizePage, voiceInput } from '../store';
 import { voice } from '../voice/controller';
 import { VoiceBar } from './VoiceBar';
+import { Icon } from './Icon';
 
 export function Composer() {
   const busy = streaming.value;
@@ -58,7 +59,7 @@ export function Composer() {
           disabled={voice.value.phase === 'starting' || voice.value.phase === 'transcribing'}
           onClick={() => voiceInput.toggle()}
         >
-          🎤
+          <Icon name="mic" />
         </button>
         <button type="button" class="secondary" onClick={summarizePage} disabled={busy}>
           Summarize page

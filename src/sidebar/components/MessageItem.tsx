@@ -2,6 +2,7 @@ import type { AgentStep, CostRow, StoredMessage, UsedContext } from '../../proto
 import { formatCost, formatTokens } from '../history-format';
 import { forgetMemory, forgotten, openConversation, openTrace, retry } from '../store';
 import { ActionLog } from './ActionLog';
+import { Icon } from './Icon';
 import { Markdown } from './Markdown';
 
 const STATUS_TEXT: Partial<Record<StoredMessage['status'], string>> = {
@@ -12,8 +13,20 @@ const STATUS_TEXT: Partial<Record<StoredMessage['status'], string>> = {
 function PageChip({ page }: { page: NonNullable<StoredMessage['page']> }) {
   return (
     <a class="page-chip" href={page.url} target="_blank" rel="noopener noreferrer" title={page.url}>
-      📄 {page.title || page.url}
+      <Icon name="page" /> {page.title || page.url}
     </a>
+  );
+}
+
+/** The model's thinking, collapsed; it grows live while the model thinks. */
+function Thinking({ text, live }: { text: string; live: boolean }) {
+  return (
+    <details class="thinking-section" data-live={live ? 'true' : undefined}>
+      <summary>
+        <Icon name="thinking" /> {live ? 'Thinking…' : 'Thinking'}
+      </summary>
+      <p class="reasoning-text">{text}</p>
+    </details>
   );
 }
 
@@ -21,6 +34,8 @@ function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   return (
     <span class="usage" title="Tokens used by this reply">
       {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out tokens
+      {usage.cachedInputTokens ? ` · ${usage.cachedInputTokens.toLocaleString()} cached` : ''}
+      {usage.reasoningTokens ? ` · ${usage.reasoningTokens.toLocaleString()} thinking` : ''}
     </span>
   );
 }
@@ -83,10 +98,11 @@ export function MessageItem({ message, steps, canRetry, cost, focused }: { messa
       aria-label={isUser ? 'You said' : 'Jawad answered'}
     >
       {message.page && <PageChip page={message.page} />}
+      {message.reasoning && <Thinking text={message.reasoning} live={message.status === 'streaming' && message.content === ''} />}
       {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
       {!isUser && message.context && message.context.length > 0 && <UsedContextList items={message.context} />}
       {!isUser && <ActionLog steps={steps} />}
-      {message.status === 'streaming' && message.content === '' && steps.length === 0 && <p class="thinking">Thinking…</p>}
+      {message.status === 'streaming' && message.content === '' && !message.reasoning && steps.length === 0 && <p class="thinking">Thinking…</p>}
       {message.error && message.status !== 'stopped' && (
         <p class="message-error" role="alert">
           {message.error.message}

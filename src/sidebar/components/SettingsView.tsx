@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import {
+  type ConnectionCheck,
   defaultSettingsFor,
   PROVIDER_IDS,
   PROVIDER_PRESETS,
@@ -46,6 +47,40 @@ function toSettings(form: Form, saved: PublicSettings | null | undefined) {
     timeoutSeconds: Number(form.timeoutSeconds) || 60,
     ...(form.temperature.trim() === '' ? {} : { temperature: Number(form.temperature) }),
   });
+}
+
+const CHECK_LABELS: Record<ConnectionCheck['name'], string> = { reachable: 'Server', key: 'Key', model: 'Model', streaming: 'Streaming', tools: 'Tools' };
+const STATUS_MARKS: Record<ConnectionCheck['status'], string> = { ok: 'OK', warn: 'Note', fail: 'Failed', skipped: 'Skipped' };
+
+/** What Test connection checked, one line each. */
+function CheckList({ checks }: { checks: ConnectionCheck[] }) {
+  return (
+    <ul class="connection-checks" aria-label="What was checked">
+      {checks.map((check) => (
+        <li key={check.name} data-check={check.name} data-status={check.status}>
+          <span class="check-name">{CHECK_LABELS[check.name]}</span>
+          <span class="check-status">{STATUS_MARKS[check.status]}</span>
+          <span class="check-detail">{check.detail}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The server's own list of models, filled by Test connection: choosing one sets the model field. */
+function ModelPicker({ models, current, choose }: { models: string[]; current: string; choose: (model: string) => void }) {
+  return (
+    <label>
+      Models on this server ({models.length})
+      <select name="modelPicker" value={models.find((model) => model === current || model === `${current}:latest`) ?? ''} onChange={(e) => {
+        const value = (e.target as HTMLSelectElement).value;
+        if (value) choose(value);
+      }}>
+        <option value="">Choose a model…</option>
+        {models.map((model) => <option key={model} value={model}>{model}</option>)}
+      </select>
+    </label>
+  );
 }
 
 export function SettingsView() {
@@ -108,6 +143,7 @@ export function SettingsView() {
         <input name="model" required list="model-options" value={form.model} onInput={(e) => update({ model: (e.target as HTMLInputElement).value })} />
         <datalist id="model-options">{result?.models?.map((model) => <option key={model} value={model} />)}</datalist>
       </label>
+      {result?.models && result.models.length > 0 && <ModelPicker models={result.models} current={form.model} choose={(model) => update({ model })} />}
       <label>
         API key
         <input
@@ -161,6 +197,7 @@ export function SettingsView() {
         {result && !result.success && result.error}
         {savedNote && !result && 'Saved.'}
       </p>
+      {result?.checks && <CheckList checks={result.checks} />}
       <p class="hint">Your key is kept in the extension’s own storage, out of reach of web pages, and sent only to the base URL above.</p>
     </form>
     <VoiceSettingsForm />

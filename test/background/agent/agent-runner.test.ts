@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentRunner, MAX_STEPS, type AgentDeps, type AgentTask, type TaskTab } from '../../../src/background/agent/agent-runner';
-import { PermissionBroker } from '../../../src/background/agent/permission-broker';
+import { PermissionBroker } from '../../../src/background/gate/permission-broker';
 import type { RouterRequest } from '../../../src/background/llm/router';
 import type { StreamEvent } from '../../../src/background/llm/types';
 import { ToolRegistry } from '../../../src/background/tools/registry';
@@ -9,7 +9,7 @@ import { defineTool, type Tool } from '../../../src/background/tools/tool';
 import { JawadDatabase } from '../../../src/db/database';
 import { HarborStore, type SessionArea } from '../../../src/db/harbor-store';
 import { StepStore } from '../../../src/db/steps';
-import type { AgentStep, BackgroundEvent, Decision, ProviderSettings, TargetDescription } from '../../../src/protocol';
+import { JawadError, type AgentStep, type BackgroundEvent, type Decision, type ProviderSettings, type TargetDescription } from '../../../src/protocol';
 
 const SHOP = 'http://127.0.0.1:8080/cart';
 const SETTINGS: ProviderSettings = { provider: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeoutSeconds: 30 };
@@ -38,12 +38,12 @@ let steps: StepStore;
 function tools(): ToolRegistry {
   const target = { ref: z.optional(z.string()), selector: z.optional(z.string()) };
   const list: Tool[] = [
-    defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false }) }),
-    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
-    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
-    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
-    defineTool({ name: 'open_url', description: 'o', params: z.object({ url: z.string() }), level: 'navigate', run: async ({ url }) => (ran.push(`open ${url}`), { id: 1, url, title: '', active: true }) }),
-    defineTool({ name: 'broken', description: 'b', params: z.object({}), level: 'read-only', run: async () => { throw new Error('it broke'); } }),
+    defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false }) }),
+    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true }, run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
+    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', effects: { target: true, text: 'text' }, run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
+    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', effects: { target: true, keys: 'keys' }, run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
+    defineTool({ name: 'open_url', description: 'o', params: z.object({ url: z.string() }), level: 'navigate', effects: { url: 'url' }, run: async ({ url }) => (ran.push(`open ${url}`), { id: 1, url, title: '', active: true }) }),
+    defineTool({ name: 'broken', description: 'b', params: z.object({}), level: 'read-only', effects: {}, run: async () => { throw new Error('it broke'); } }),
   ] as Tool[];
   return new ToolRegistry(list);
 }
@@ -74,7 +74,7 @@ function deps(stream: AgentDeps['stream'], answer: (step: AgentStep) => Decision
     harbor,
     steps,
     broker,
-    describe: async (_context, target) => {
+    describe: async (_context, { target }) => {
       const known = target.ref ? TARGETS[target.ref] : undefined;
       if (!known) throw new Error('STALE_REF');
       return known;
@@ -127,6 +127,22 @@ afterEach(async () => {
 });
 
 describe('AgentRunner', () => {
+  it('sends the thinking apart, records each turn under the task’s chain and totals the per-call usage', async () => {
+    let reasoning = '';
+    const turns = model([[['snapshot', {}]], 'Done.']);
+    const thinking: AgentDeps['stream'] = async function* (config, request) {
+      yield { type: 'reasoning', text: 'Look first.' };
+      for await (const event of turns(config, request)) yield event.type === 'usage' ? { ...event, cachedInputTokens: 4, reasoningTokens: 2 } : event;
+    };
+    const { task: t, text } = task({ onReasoning: (delta) => void (reasoning += delta) });
+    const outcome = await runner(thinking).run(t);
+    expect(outcome.usage).toEqual({ inputTokens: 20, outputTokens: 10, cachedInputTokens: 8, reasoningTokens: 4 });
+    expect(reasoning).toBe('Look first.Look first.');
+    expect(text()).not.toContain('Look first');
+    expect((await finalSteps())[0]!.thinking).toBe('Turn 1.');
+    expect(requests.map((r) => r.usage)).toEqual(Array(2).fill({ requestId: t.requestId, kind: 'agent', conversationId: 'c1', messageId: 'm1' }));
+  });
+
   it('runs read-only steps without asking, feeds results back wrapped as untrusted, and ends with the model’s answer', async () => {
     const { task: t, text } = task();
     const outcome = await runner(model([[['snapshot', {}]], 'The cart has a jacket.'])).run(t);
@@ -275,5 +291,87 @@ describe('AgentRunner', () => {
     expect(prompts()).toEqual([]);
     await new AgentRunner({ ...deps(model([[['snapshot', {}]], 'ok']), () => 'deny'), tabs: startThen({ id: 7, url: SHOP, windowId: 3 }) }).run(task().task);
     expect(prompts()[0]!.reasons).toContain('It uses a tab this task did not start from or open.');
+  });
+});
+
+describe('the step gate under the agent', () => {
+  /** A click tool that records where and on what it was told to act. */
+  function recordingTools(seen: Array<{ tabId?: number; binding?: unknown; visibleTabs?: readonly number[] }>, onRun?: (signal: AbortSignal) => Promise<void>) {
+    const target = { ref: z.optional(z.string()), selector: z.optional(z.string()) };
+    return new ToolRegistry([
+      defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false, documents: { '': 'd-first' } }) }),
+      defineTool({
+        name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true },
+        run: async ({ ref }, context) => {
+          seen.push({ tabId: context.tabId, binding: context.binding, visibleTabs: context.visibleTabs });
+          await onRun?.(context.signal);
+          ran.push(`click ${ref}`);
+          return { action: 'click', target: ref };
+        },
+      }),
+      defineTool({ name: 'list_tabs', description: 'l', params: z.object({}), level: 'read-only', effects: { tabList: true }, run: async (_p, context) => (seen.push({ visibleTabs: context.visibleTabs }), []) }),
+    ] as Tool[]);
+  }
+
+  it('runs an approved step in the tab and document it was judged in, even when the user switched tabs while deciding', async () => {
+    const seen: Array<{ tabId?: number; binding?: unknown }> = [];
+    let active: TaskTab = { id: 1, url: SHOP, windowId: 3 };
+    const base = deps(model([[['click', { ref: 'e1' }]], 'done']), () => {
+      active = { id: 9, url: 'https://elsewhere.test/', windowId: 3 }; // the user moves on before answering
+      return 'allow-once';
+    });
+    const describe: AgentDeps['describe'] = async () => ({ ...TARGETS.e1!, documentId: 'd-first' });
+    await new AgentRunner({ ...base, tools: recordingTools(seen), describe, tabs: { active: async () => active, url: async () => undefined } }).run(task().task);
+    expect(seen).toEqual([{ tabId: 1, binding: { documentId: 'd-first', role: 'button', name: 'Add to cart' }, visibleTabs: [1] }]);
+  });
+
+  it('refuses a ref from a snapshot of another document before judging it, and tells the model to look again', async () => {
+    const seen: Array<{ tabId?: number }> = [];
+    const asked: unknown[] = [];
+    const describe: AgentDeps['describe'] = async (_context, request) => {
+      asked.push(request.expectDocument);
+      if (request.expectDocument && request.expectDocument !== 'd-second') throw new JawadError('STALE_REF', 'The page has changed since your snapshot. Take a new snapshot.');
+      return { ...TARGETS.e1!, documentId: 'd-second' };
+    };
+    const base = deps(model([[['snapshot', {}]], [['click', { ref: 'e1' }]], 'done']));
+    await new AgentRunner({ ...base, tools: recordingTools(seen), describe }).run(task().task);
+    expect(asked).toEqual(['d-first']);
+    expect(seen).toEqual([]);
+    expect(prompts()).toEqual([]);
+    const click = (await finalSteps()).find((step) => step.tool === 'click')!;
+    expect(click).toMatchObject({ status: 'failed', result: { error: { code: 'STALE_REF' } } });
+    expect(requests.at(-1)!.messages.at(-1)!.content).toMatch(/Take a new snapshot/);
+  });
+
+  it('starts no tool after Stop, and cancels the one running', async () => {
+    const controller = new AbortController();
+    const seen: Array<{ tabId?: number }> = [];
+    const running = (signal: AbortSignal) => new Promise<void>((resolve) => {
+      controller.abort(); // the user presses Stop while the first click runs
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await harbor.decide('allow-site', { site: 'http://127.0.0.1', level: 'interact', critical: false });
+    const base = deps(model([[['click', { ref: 'e1' }], ['click', { ref: 'e3' }]], 'done']));
+    const describe: AgentDeps['describe'] = async (_c, { target }) => TARGETS[target.ref!]!;
+    const outcome = await new AgentRunner({ ...base, tools: recordingTools(seen, running), describe }).run(task({ signal: controller.signal }).task);
+    expect(outcome.status).toBe('stopped');
+    expect(seen).toHaveLength(1);
+    expect(ran).toEqual([]);
+    expect((await finalSteps()).map((step) => [step.tool, step.status])).toEqual([['click', 'stopped']]);
+  });
+
+  it('lists only the task’s own tabs', async () => {
+    const seen: Array<{ visibleTabs?: readonly number[] }> = [];
+    await new AgentRunner({ ...deps(model([[['list_tabs', {}]], 'done'])), tools: recordingTools(seen) }).run(task().task);
+    expect(seen).toEqual([{ visibleTabs: [1] }]);
+  });
+
+  it('asks before text goes to another origin once the task has read from one, whatever the text', async () => {
+    const base = deps(model([[['snapshot', {}]], [['fill', { ref: 'e9', text: 'hello' }]], 'done']), () => 'deny');
+    const describe: AgentDeps['describe'] = async () => ({ role: 'textbox', name: 'Comment', tag: 'input', submits: false, documentUrl: 'http://127.0.0.1:9999/widget' });
+    await harbor.decide('allow-site', { site: 'http://127.0.0.1', level: 'interact', critical: false });
+    await new AgentRunner({ ...base, describe }).run(task().task);
+    expect(prompts()).toHaveLength(1);
+    expect(prompts()[0]!.reasons.join(' ')).toContain('has read data from http://127.0.0.1:8080; this step sends to http://127.0.0.1:9999');
   });
 });

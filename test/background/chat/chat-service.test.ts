@@ -107,6 +107,43 @@ async function rejection(promise: Promise<unknown>): Promise<JawadError> {
 describe('ChatService.sendMessage', () => {
   beforeEach(() => settings.save(SETTINGS));
 
+  it('streams the thinking apart, stores it with the answer and never sends it back', async () => {
+    script = async function* () {
+      yield { type: 'reasoning', text: 'The user greets; ' };
+      yield { type: 'reasoning', text: 'greet back.' };
+      yield { type: 'text', text: 'Hello!' };
+      yield { type: 'done', finishReason: 'stop', toolMode: 'none' };
+    };
+    await service.sendMessage(chat('Hi!'));
+    expect(payloads().map((p) => p.phase)).toEqual(['start', 'thinking', 'thinking', 'delta', 'final']);
+    const final = finalOf()!.message;
+    expect(final).toMatchObject({ content: 'Hello!', reasoning: 'The user greets; greet back.', status: 'complete' });
+    expect((await conversations.getMessage(final.id))?.reasoning).toBe('The user greets; greet back.');
+
+    script = reply(['Fine.']);
+    await service.sendMessage(chat('And now?', { conversationId: final.conversationId }));
+    const sent = JSON.stringify(calls[1]!.request.messages);
+    expect(sent).toContain('Hello!');
+    expect(sent).not.toContain('greet back');
+  });
+
+  it('says the model only thought when thinking came but no answer', async () => {
+    script = async function* () {
+      yield { type: 'reasoning', text: 'Hmm' };
+      yield { type: 'done', finishReason: 'length', toolMode: 'none' };
+    };
+    await service.sendMessage(chat('Hi!'));
+    expect(finalOf()!.message).toMatchObject({ status: 'error', reasoning: 'Hmm', error: { message: expect.stringContaining('only thought') } });
+  });
+
+  it('asks the router to record usage under the answer’s chain, as chat or summarize', async () => {
+    await service.sendMessage(chat('Hi!'));
+    const start = startOf()!;
+    expect(calls[0]!.request.usage).toEqual({ requestId: start.assistantMessage.requestId, kind: 'chat', conversationId: start.conversation.id, messageId: start.assistantMessage.id });
+    await service.summarizePage({ type: 'SUMMARIZE_PAGE', requestId: 'user-0000000b', payload: { conversationId: null } });
+    expect(calls[1]!.request.usage?.kind).toBe('summarize');
+  });
+
   it('streams start → deltas → final and stores the answer', async () => {
     await service.sendMessage(chat('Hi!'));
     expect(payloads().map((p) => p.phase)).toEqual(['start', 'delta', 'delta', 'final']);

@@ -69,12 +69,22 @@ describe('errorFromResponse', () => {
   it('maps a 400 or 422 about tools to tools-unsupported', () => {
     expect(errorFromResponse(ollama, 400, json({ error: 'registry.ollama.ai/library/gemma does not support tools' })).kind).toBe('tools-unsupported');
     expect(errorFromResponse(openai, 422, json({ detail: 'tool_choice is not supported' })).kind).toBe('tools-unsupported');
+    expect(errorFromResponse(openai, 500, json({ error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } })).kind).toBe('tools-unsupported');
+    expect(errorFromResponse(openai, 500, json({ error: { message: 'tool call parser crashed' } })).kind).toBe('server');
   });
 
   it('maps 5xx to a retryable server error with the text', () => {
-    const error = errorFromResponse(openai, 503, json({ error: { message: 'overloaded' } }));
-    expect(error).toMatchObject({ kind: 'server', status: 503, retryable: true });
-    expect(error.message).toBe('OpenAI had a server error (HTTP 503): overloaded');
+    const error = errorFromResponse(openai, 500, json({ error: { message: 'boom' } }));
+    expect(error).toMatchObject({ kind: 'server', status: 500, retryable: true });
+    expect(error.message).toBe('OpenAI had a server error (HTTP 500): boom');
+  });
+
+  it('says "overloaded" for Anthropic’s 529 and a 503 that says so, and still retries them', () => {
+    const anthropic = { ...openai, provider: 'anthropic' as const };
+    const error = errorFromResponse(anthropic, 529, json({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), 2000);
+    expect(error).toMatchObject({ kind: 'server', status: 529, retryable: true, retryAfterMs: 2000 });
+    expect(error.message).toBe('Anthropic is overloaded right now (HTTP 529): Overloaded Try again in a moment.');
+    expect(errorFromResponse(openai, 503, json({ error: { message: 'The engine is currently overloaded' } })).message).toMatch(/^OpenAI is overloaded right now \(HTTP 503\)/);
   });
 
   it('maps other 4xx to a non-retryable bad request', () => {

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../../src/background/llm/errors';
-import { streamChat, type RouterRequest } from '../../../src/background/llm/router';
+import { createRouter, memoryShapes, streamChat, type RouterRequest } from '../../../src/background/llm/router';
+import type { UsageRecord } from '../../../src/protocol';
 import type { LlmConfig, StreamEvent, ToolDefinition } from '../../../src/background/llm/types';
 import { openAIErrorBody } from '../../support/provider-server';
 import { useProviderServer } from '../../support/use-provider-server';
@@ -34,10 +35,10 @@ interface Outcome {
 }
 
 /** Drains the stream; an LlmError ends it and is returned next to what came before. */
-async function collect(config: LlmConfig, request: RouterRequest = ask(), onEvent?: (event: StreamEvent) => void): Promise<Outcome> {
+async function collect(config: LlmConfig, request: RouterRequest = ask(), onEvent?: (event: StreamEvent) => void, stream = streamChat): Promise<Outcome> {
   const events: StreamEvent[] = [];
   try {
-    for await (const event of streamChat(config, request)) {
+    for await (const event of stream(config, request)) {
       events.push(event);
       onEvent?.(event);
     }
@@ -66,7 +67,7 @@ describe('streamChat over OpenAI-compatible servers', () => {
       { type: 'text', text: 'lo' },
       { type: 'text', text: ', wor' },
       { type: 'text', text: 'ld!' },
-      { type: 'usage', inputTokens: 11, outputTokens: 4 },
+      { type: 'usage', inputTokens: 11, outputTokens: 4, cachedInputTokens: 0, reasoningTokens: 0 },
       { type: 'done', finishReason: 'stop', toolMode: 'none' },
     ]);
   });
@@ -89,7 +90,8 @@ describe('streamChat over OpenAI-compatible servers', () => {
       stream_options: { include_usage: true },
       tools: [READ_PAGE],
       temperature: 0.3,
-      max_tokens: 99,
+      // OpenAI takes max_completion_tokens for every model, and its reasoning models take nothing else.
+      max_completion_tokens: 99,
     });
   });
 
@@ -109,6 +111,23 @@ describe('streamChat over OpenAI-compatible servers', () => {
       'http-referer': expect.stringMatching(/^https:\/\//),
       'x-title': 'Jawad',
     });
+  });
+
+  it('talks to an Azure OpenAI deployment URL with the api-key header and an api-version', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['From Azure.'] });
+    const { text, error } = await collect(openai({ provider: 'azure', baseUrl: `${provider.server.url}/openai/deployments/my-gpt4o`, model: 'my-gpt4o' }));
+    expect(error).toBeUndefined();
+    expect(text).toBe('From Azure.');
+    const [request] = provider.server.requests;
+    expect(request!.path).toBe('/openai/deployments/my-gpt4o/chat/completions?api-version=2024-10-21');
+    expect(request!.headers['api-key']).toBe('sk-test');
+    expect(request!.headers.authorization).toBeUndefined();
+  });
+
+  it('keeps the api-version a deployment URL names', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] });
+    await collect(openai({ provider: 'azure', baseUrl: `${provider.server.url}/openai/deployments/d1?api-version=2025-01-01-preview`, model: 'd1' }));
+    expect(provider.server.requests[0]!.path).toBe('/openai/deployments/d1/chat/completions?api-version=2025-01-01-preview');
   });
 
   it('tolerates a trailing slash in the base URL', async () => {
@@ -141,7 +160,7 @@ describe('streamChat over OpenAI-compatible servers', () => {
     const { events, error } = await collect(openai(), ask('Read it', { tools: [READ_PAGE] }));
     expect(error).toBeUndefined();
     expect(ofType(events, 'tool_call')).toEqual([{ type: 'tool_call', call: { id: 'call_abc', name: 'read_page', arguments: args } }]);
-    expect(ofType(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 20, outputTokens: 9 }]);
+    expect(ofType(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 20, outputTokens: 9, cachedInputTokens: 0, reasoningTokens: 0 }]);
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'tool_calls', toolMode: 'native' });
   });
 
@@ -186,7 +205,7 @@ describe('streamChat over Anthropic', () => {
       { type: 'text', text: 'Let me ' },
       { type: 'text', text: 'read the page.' },
       { type: 'tool_call', call: { id: 'toolu_01', name: 'read_page', arguments: '{"maxChars":2000,"selector":"main"}' } },
-      { type: 'usage', inputTokens: 30, outputTokens: 12 },
+      { type: 'usage', inputTokens: 30, outputTokens: 12, cachedInputTokens: 0, reasoningTokens: 0 },
       { type: 'done', finishReason: 'tool_use', toolMode: 'native' },
     ]);
   });
@@ -452,3 +471,215 @@ async function closedPort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
+
+describe('streamChat against servers as they really behave', () => {
+  const recorded = () => {
+    const records: UsageRecord[] = [];
+    const shapes = memoryShapes();
+    const stream = createRouter({ shapes, recordUsage: async (record) => void records.push(record), now: () => 1234 });
+    const run = (config: LlmConfig, request: RouterRequest = ask()) => collect(config, request, undefined, stream);
+    return { records, run };
+  };
+  const reasoningOf = (events: StreamEvent[]) => events.map((e) => (e.type === 'reasoning' ? e.text : '')).join('');
+  const usageContext = { requestId: 'user-00000001:chat-00000002', kind: 'chat' as const, conversationId: 'c1', messageId: 'm1' };
+
+  it.each(['reasoning_content', 'reasoning'] as const)('streams %s as thinking, apart from the answer', async (field) => {
+    provider.server.enqueue({ kind: 'openai-stream', reasoning: ['Let me ', 'think.'], reasoningField: field, chunks: ['Paris.'] });
+    const { events, text } = await collect(openai());
+    expect(reasoningOf(events)).toBe('Let me think.');
+    expect(text).toBe('Paris.');
+  });
+
+  it('takes the thinking from whichever of the two names is filled, never both', async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    provider.server.enqueue({
+      kind: 'raw',
+      body: [chunk({ reasoning_content: '', reasoning: 'scratch work' }), chunk({ reasoning_content: ' more', reasoning: ' more' }), chunk({ content: 'Done.' }, 'stop')],
+    });
+    const { events, text } = await collect(openai());
+    expect(reasoningOf(events)).toBe('scratch work more');
+    expect(text).toBe('Done.');
+  });
+
+  it('reads Mistral’s typed content parts, thinking among them', async () => {
+    const chunk = (content: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
+    provider.server.enqueue({
+      kind: 'raw',
+      body: [chunk([{ type: 'thinking', thinking: [{ type: 'text', text: 'Two plus two.' }] }]), chunk([{ type: 'text', text: 'Four.' }]), chunk('', 'stop'), 'data: [DONE]\n\n'],
+    });
+    const { events, text } = await collect(openai({ provider: 'mistral' }));
+    expect(reasoningOf(events)).toBe('Two plus two.');
+    expect(text).toBe('Four.');
+  });
+
+  it('moves inline <think> out of the answer, even with the tags split across chunks', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['<thi', 'nk>Is it Lyon?', ' No.</th', 'ink>\n\nParis', '.'] });
+    const { events, text } = await collect(openai());
+    expect(reasoningOf(events)).toBe('Is it Lyon? No.');
+    expect(text).toBe('Paris.');
+  });
+
+  it('never turns a tool call the model only drafted in its thinking into a call (XML tool mode)', async () => {
+    provider.server.enqueue({
+      kind: 'openai-stream',
+      chunks: ['<think>Maybe <tool_call>{"name": "read_page", "arguments": {"maxChars": 1}}</tool_call>? No, a bigger one.</think>', 'Reading.', '<tool_call>{"name": "read_page", "arguments": {"maxChars": 2000}}</tool_call>'],
+    });
+    const { events, text } = await collect(openai(), ask('Read it', { tools: [READ_PAGE], toolMode: 'xml' }));
+    expect(ofType(events, 'tool_call').map((e) => e.call.arguments)).toEqual(['{"maxChars":2000}']);
+    expect(reasoningOf(events)).toContain('<tool_call>{"name": "read_page", "arguments": {"maxChars": 1}}</tool_call>');
+    expect(text).toBe('Reading.');
+  });
+
+  it('counts a server’s running usage totals once (vLLM continuous usage stats), with cached and reasoning tokens', async () => {
+    provider.server.enqueue({
+      kind: 'openai-stream',
+      chunks: ['a', 'b', 'c'],
+      usageStyle: 'running',
+      usage: { prompt_tokens: 50, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 32 }, completion_tokens_details: { reasoning_tokens: 4 } },
+    });
+    const { records, run } = recorded();
+    const { events } = await run(openai(), ask('Hi', { usage: usageContext }));
+    expect(ofType(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 50, outputTokens: 9, cachedInputTokens: 32, reasoningTokens: 4 }]);
+    expect(records).toEqual([
+      {
+        requestId: expect.stringMatching(/^user-00000001:chat-00000002:llm-[0-9a-f]{8}$/),
+        kind: 'chat',
+        conversationId: 'c1',
+        messageId: 'm1',
+        provider: 'openai',
+        baseUrl: openai().baseUrl,
+        model: 'test-model',
+        inputTokens: 50,
+        outputTokens: 9,
+        cachedInputTokens: 32,
+        reasoningTokens: 4,
+        createdAt: 1234,
+      },
+    ]);
+  });
+
+  it('counts Anthropic cache reads inside the input, as the usage record says', async () => {
+    provider.server.enqueue({ kind: 'anthropic-stream', chunks: ['Hi'], usage: { input_tokens: 10, cache_read_input_tokens: 90, output_tokens: 3 } });
+    const { events } = await collect(anthropic());
+    expect(ofType(events, 'usage')).toEqual([{ type: 'usage', inputTokens: 100, outputTokens: 3, cachedInputTokens: 90, reasoningTokens: 0 }]);
+  });
+
+  it('streams Anthropic thinking blocks as thinking', async () => {
+    provider.server.enqueue({ kind: 'anthropic-stream', thinking: ['Short ', 'question.'], chunks: ['Yes.'] });
+    const { events, text } = await collect(anthropic());
+    expect(reasoningOf(events)).toBe('Short question.');
+    expect(text).toBe('Yes.');
+  });
+
+  it('records a finished call whose server reported no usage as unreported zeros, and a failed one not at all', async () => {
+    provider.server.enqueue({ kind: 'openai-stream', chunks: ['ok'] }, { kind: 'error', status: 400 });
+    const { records, run } = recorded();
+    await run(openai(), ask('Hi', { usage: usageContext }));
+    await run(openai(), ask('Hi', { usage: usageContext }));
+    expect(records).toEqual([expect.objectContaining({ inputTokens: 0, outputTokens: 0, unreported: true })]);
+  });
+
+  it('reports a JSON error sent with HTTP 200 as the server’s error, not as a dropped answer', async () => {
+    provider.server.enqueue({
+      kind: 'raw',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'Upstream provider timed out', type: 'upstream_error' } }),
+    });
+    const { error } = await collect(openai());
+    expect(error).toMatchObject({ kind: 'server' });
+    expect(error?.message).toBe('OpenAI answered with an error instead of a reply: Upstream provider timed out');
+  });
+
+  it('reads the status a 200 JSON error carries (OpenRouter puts the code in the body)', async () => {
+    provider.server.enqueue({ kind: 'raw', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: { code: 429, message: 'Rate limit exceeded: free-models-per-day' } }) });
+    const { error } = await collect(openai({ provider: 'openrouter' }));
+    expect(error).toMatchObject({ kind: 'rate-limit', status: 429 });
+    expect(error?.message).toContain('Rate limit exceeded: free-models-per-day');
+  });
+
+  it('takes a whole JSON completion from a server that ignores stream: true', async () => {
+    provider.server.enqueue({ kind: 'openai-json', content: 'Whole answer.', usage: { prompt_tokens: 3, completion_tokens: 2 } });
+    const { events, text, error } = await collect(openai());
+    expect(error).toBeUndefined();
+    expect(text).toBe('Whole answer.');
+    expect(ofType(events, 'usage')[0]).toMatchObject({ inputTokens: 3, outputTokens: 2 });
+  });
+
+  it('accepts a stream that ends after its finish_reason without [DONE], but not one cut before it', async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    provider.server.enqueue({ kind: 'raw', body: [chunk({ content: 'Done' }), chunk({}, 'stop')] }, { kind: 'raw', body: [chunk({ content: 'Half' })] });
+    const whole = await collect(openai());
+    expect(whole.error).toBeUndefined();
+    expect(whole.text).toBe('Done');
+    const cut = await collect(openai());
+    expect(cut.text).toBe('Half');
+    expect(cut.error?.kind).toBe('stream-cut');
+  });
+
+  it.each([
+    ['Retry-After in seconds', { 'retry-after': '1' }, 950],
+    ['retry-after-ms', { 'retry-after-ms': '400' }, 380],
+  ])('waits out Anthropic’s 529 for %s, then answers', async (_name, headers, minimumGap) => {
+    provider.server.enqueue({ kind: 'error', status: 529, headers }, { kind: 'anthropic-stream', chunks: ['Back.'] });
+    const { text, error } = await collect(anthropic());
+    expect(error).toBeUndefined();
+    expect(text).toBe('Back.');
+    const [first, second] = provider.server.requests;
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(minimumGap);
+  });
+
+  it('waits until a Retry-After HTTP date', async () => {
+    const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+    provider.server.enqueue({ kind: 'error', status: 503, headers: { 'retry-after': at.toUTCString() } }, { kind: 'openai-stream', chunks: ['ok'] });
+    const { error } = await collect(openai());
+    expect(error).toBeUndefined();
+    expect(provider.server.requests[1]!.at).toBeGreaterThanOrEqual(at.getTime() - 50);
+  });
+
+  it('says Anthropic is overloaded when 529 persists', async () => {
+    provider.server.enqueue(...Array.from({ length: 3 }, () => ({ kind: 'error' as const, status: 529, headers: { 'retry-after-ms': '10' } })));
+    const { error } = await collect(anthropic());
+    expect(error?.message).toBe('Anthropic is overloaded right now (HTTP 529): Overloaded Try again in a moment.');
+    expect(provider.server.requests).toHaveLength(3);
+  });
+
+  it('retries a reasoning model with max_completion_tokens when max_tokens is refused, and remembers it for the model', async () => {
+    provider.server.models = ['reasoner-x'];
+    provider.server.reasoningModels = ['reasoner-x'];
+    provider.server.setDefault({ kind: 'openai-stream', chunks: ['ok'] });
+    const { run } = recorded();
+    const config = openai({ provider: 'custom', model: 'reasoner-x', maxTokens: 50 });
+    expect((await run(config)).error).toBeUndefined();
+    expect(provider.server.requests.map((r) => Object.keys(r.json as object).filter((k) => k.startsWith('max_')))).toEqual([['max_tokens'], ['max_completion_tokens']]);
+    expect((await run(config)).error).toBeUndefined();
+    expect(provider.server.requests).toHaveLength(3);
+    expect(bodyOf(2).max_completion_tokens).toBe(50);
+  });
+
+  it('reads the field out of a FastAPI-style 422 (vLLM, Mistral: extra inputs are not permitted)', async () => {
+    provider.server.enqueue(
+      { kind: 'error', status: 422, body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'stream_options'], msg: 'Extra inputs are not permitted' }] } },
+      { kind: 'openai-stream', chunks: ['ok'] },
+    );
+    const { run } = recorded();
+    const { error } = await run(openai({ temperature: 0.2 }));
+    expect(error).toBeUndefined();
+    expect(provider.server.requests.map((r) => ['stream_options', 'temperature'].filter((field) => field in (r.json as object)))).toEqual([['stream_options', 'temperature'], ['temperature']]);
+  });
+
+  it('does not retry a 400 that names no field it sent', async () => {
+    provider.server.enqueue({ kind: 'error', status: 400, body: openAIErrorBody('Invalid value for top_k', 'invalid_request_error') });
+    const { run } = recorded();
+    expect((await run(openai())).error?.kind).toBe('bad-request');
+    expect(provider.server.requests).toHaveLength(1);
+  });
+
+  it('drops a field a strict server rejects by name, and keeps it dropped for that model', async () => {
+    provider.server.rejectFields = ['stream_options'];
+    provider.server.setDefault({ kind: 'openai-stream', chunks: ['ok'] });
+    const { run } = recorded();
+    expect((await run(openai())).error).toBeUndefined();
+    await run(openai());
+    expect(provider.server.requests.map((r) => 'stream_options' in (r.json as object))).toEqual([true, false, false]);
+  });
+});

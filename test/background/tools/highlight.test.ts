@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 // The tool's run() talks to the browser (tested end to end); these tests cover how it splits the
 // request between frames and puts their answers together.
 vi.mock('webextension-polyfill', () => ({ default: {} }));
-vi.mock('../../../src/background/page-scripts', () => ({ activeTab: vi.fn(), askFrameOrSkip: vi.fn(), injectPageScript: vi.fn(), PAGE_AGENT: {} }));
+vi.mock('../../../src/background/page-scripts', () => ({ contextTab: vi.fn(), activeTab: vi.fn(), askFrameOrSkip: vi.fn(), injectPageScript: vi.fn(), PAGE_AGENT: {} }));
 
 import { frameRequests, highlight, mergeReports, refsByFrame } from '../../../src/background/tools/highlight';
 

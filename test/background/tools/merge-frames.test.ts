@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeFrameSnapshots } from '../../../src/background/tools/merge-frames';
+import { mergeFrameSnapshots, placeFrames } from '../../../src/background/tools/merge-frames';
 import type { PageSnapshot } from '../../../src/protocol';
 
 function frame(text: string, refs: string[], elementCount = 10, partial = false): PageSnapshot {
@@ -34,8 +34,30 @@ describe('mergeFrameSnapshots', () => {
     expect(merged.text).toContain('  - note: this frame did not answer');
   });
 
-  it('says so where a frame never reported its token (it did not load)', () => {
-    const merged = mergeFrameSnapshots(frame('- iframe "Never loads" [frame=t5]', []), new Map());
-    expect(merged.text).toContain('  - note: this frame did not answer');
+  it('says so where a frame never claimed its place (it did not load), and where the page made its place uncertain', () => {
+    const top = frame('- iframe "A" [frame=t1]\n- iframe "B" [frame=t2]', []);
+    const merged = mergeFrameSnapshots(top, new Map([['t1', undefined]]));
+    expect(merged.text).toContain('- iframe "A" [frame=t1]\n  - note: this frame did not answer');
+    expect(merged.text).toContain('- iframe "B" [frame=t2]\n  - note: this frame is left out');
+  });
+});
+
+describe('placeFrames', () => {
+  const frameOfClaim = new Map([['n1', 11], ['n2', 12], ['n3', 13]]);
+
+  it('puts each frame at the iframe whose own window posted its claim', () => {
+    expect(placeFrames(new Map([['t1', ['n1']], ['t2', ['n2']]]), frameOfClaim)).toEqual(new Map([['t1', 11], ['t2', 12]]));
+  });
+
+  it('leaves out an iframe whose window posted two claims (a page re-posting another frame’s claim)', () => {
+    expect(placeFrames(new Map([['t1', ['n1', 'n3']], ['t2', ['n2']]]), frameOfClaim)).toEqual(new Map([['t2', 12]]));
+  });
+
+  it('uses a claim once: two iframes saying the same claim both stay out', () => {
+    expect(placeFrames(new Map([['t1', ['n1']], ['t2', ['n1']]]), frameOfClaim)).toEqual(new Map());
+  });
+
+  it('ignores claims from another snapshot', () => {
+    expect(placeFrames(new Map([['t1', ['n9', 'n1']]]), frameOfClaim)).toEqual(new Map([['t1', 11]]));
   });
 });

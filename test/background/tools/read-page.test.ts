@@ -19,6 +19,6 @@ describe('read_page', () => {
   it('lists what a user can act on with the snapshot’s refs, frames included, next to the markdown', async () => {
     const result = await readPage.run({ maxChars: 5_000 }, { requestId: 'user-1a2b3c4d', windowId: 7, signal: new AbortController().signal });
     expect(result).toEqual({ ...content, interactiveElements: outline.refs });
-    expect(readActivePage).toHaveBeenCalledWith('user-1a2b3c4d', 7, 5_000);
+    expect(readActivePage).toHaveBeenCalledWith('user-1a2b3c4d', 7, 5_000, undefined);
   });
 });

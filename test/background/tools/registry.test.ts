@@ -9,6 +9,8 @@ const echo = defineTool({
   description: 'Says it back',
   params: z.object({ text: z.string().check(z.minLength(1)), times: z._default(z.int().check(z.minimum(1)), 1) }),
   level: 'read-only',
+  effects: {},
+  inertParams: ['text', 'times'],
   run: async ({ text, times }) => text.repeat(times),
 });
 
@@ -18,6 +20,7 @@ function slowTool(seen: { aborted?: boolean }): Tool {
     description: 'Never finishes on its own',
     params: z.object({}),
     level: 'navigate',
+    effects: {},
     timeoutMs: 50,
     run: (_params, { signal }) =>
       new Promise(() => {
@@ -58,6 +61,8 @@ describe('ToolRegistry', () => {
     expect(result.error?.code).toBe('VALIDATION_ERROR');
     const details = result.error?.details as Array<{ parameter: string }>;
     expect(details.map((d) => d.parameter).sort()).toEqual(['text', 'times']);
+    // The reasons are in the message, which is what a model reads.
+    expect(result.error?.message).toMatch(/^Invalid parameters for echo — (text|times): .+; (text|times): .+\.$/);
   });
 
   it('answers an unknown tool with TOOL_NOT_FOUND', async () => {
@@ -76,7 +81,7 @@ describe('ToolRegistry', () => {
 
   it('keeps the code of a JawadError and turns other throws into EXECUTION_ERROR', async () => {
     const failing = (error: unknown) =>
-      defineTool({ name: 'fails', description: 'x', params: z.object({}), level: 'read-only', run: async () => Promise.reject(error) }) as Tool;
+      defineTool({ name: 'fails', description: 'x', params: z.object({}), level: 'read-only', effects: {}, run: async () => Promise.reject(error) }) as Tool;
     const stale = await new ToolRegistry([failing(new JawadError('STALE_REF', 'e12 is gone'))]).execute('fails', {}, context);
     expect(stale.error).toEqual({ code: 'STALE_REF', message: 'e12 is gone' });
     const boom = await new ToolRegistry([failing(new Error('boom'))]).execute('fails', {}, context);
@@ -85,5 +90,19 @@ describe('ToolRegistry', () => {
 
   it('refuses two tools with one name', () => {
     expect(() => new ToolRegistry([echo as Tool, echo as Tool])).toThrow(/Two tools are named echo/);
+  });
+
+  it('cancels a running tool when the caller stops, and never starts one for a caller already stopped', async () => {
+    const seen: { aborted?: boolean } = {};
+    const stop = new AbortController();
+    const running = new ToolRegistry([slowTool(seen)]).execute('slow', {}, { ...context, signal: stop.signal }, 5_000);
+    stop.abort();
+    expect((await running).error).toMatchObject({ code: 'CANCELLED' });
+    expect(seen.aborted).toBe(true);
+    let started = false;
+    const never = defineTool({ name: 'never', description: 'x', params: z.object({}), level: 'read-only', effects: {}, run: async () => void (started = true) }) as Tool;
+    const refused = await new ToolRegistry([never]).execute('never', {}, { ...context, signal: stop.signal });
+    expect(refused.error).toMatchObject({ code: 'CANCELLED' });
+    expect(started).toBe(false);
   });
 });

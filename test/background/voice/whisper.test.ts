@@ -54,6 +54,14 @@ async function closedPortUrl(): Promise<string> {
 }
 
 describe('transcribe: what the server receives', () => {
+  it('tells what the server counted: gpt-4o-transcribe’s tokens, or nothing from whisper-1', async () => {
+    provider.server.enqueue({ kind: 'transcription', text: 'Hi.', usage: { input_tokens: 14, output_tokens: 2 } }, { kind: 'transcription', text: 'Hi.' });
+    const seen: unknown[] = [];
+    await transcribe(whisperAt(), AUDIO, 'audio/webm', { onUsage: (usage) => seen.push(usage) });
+    await transcribe(whisperAt(), AUDIO, 'audio/webm', { onUsage: (usage) => seen.push(usage) });
+    expect(seen).toEqual([{ inputTokens: 14, outputTokens: 2 }, undefined]);
+  });
+
   it('posts the recording as multipart with exactly file, model and response_format', async () => {
     provider.server.enqueue({ kind: 'transcription', text: '  Hello there.  ' });
 

@@ -105,8 +105,8 @@ export async function waitForAnswer(sidebar: Sidebar, timeoutMs = 15_000): Promi
 }
 
 /** Launches the browser with Jawad and points it at the provider test server, ready to chat. */
-export async function launchReadyToChat(name: BrowserName, providerUrl: string): Promise<JawadBrowser> {
-  const jawad = await launchJawad(name);
+export async function launchReadyToChat(name: BrowserName, providerUrl: string, options: LaunchOptions = {}): Promise<JawadBrowser> {
+  const jawad = await launchJawad(name, options);
   await configureProvider(jawad.sidebar, { provider: 'custom', baseUrl: `${providerUrl}/v1`, model: 'test-model', timeoutSeconds: 3 });
   await backToChat(jawad.sidebar);
   return jawad;
@@ -164,4 +164,51 @@ export function useFreshBrowserPerTest(name: BrowserName): PerTestBrowsers {
     },
     launch: async (options = {}) => (current = await launchJawad(name, options)),
   };
+}
+
+/** For a describe block: the provider test server and a browser with Jawad, not yet configured. */
+export function useJawadAndProvider(name: BrowserName): { jawad: JawadBrowser; provider: ProviderServer } {
+  const suite = {} as { jawad: JawadBrowser; provider: ProviderServer };
+  beforeAll(async () => {
+    suite.provider = await startProviderServer();
+    suite.jawad = await launchJawad(name);
+  });
+  afterAll(async () => {
+    await suite.jawad?.close();
+    await suite.provider?.close();
+  });
+  beforeEach(() => suite.provider.reset());
+  return suite;
+}
+
+export interface ConnectionReport {
+  success: string;
+  /** The result line ("Connected in 12 ms." or the first failure). */
+  message: string;
+  /** The report's lines by check name, in the order shown. */
+  checks: Record<string, { status: string; detail: string }>;
+}
+
+/** Presses Test connection in the settings form and reads the result and its per-check lines. */
+export async function testConnection(sidebar: Sidebar): Promise<ConnectionReport> {
+  await sidebar.eval((win) => {
+    const result = win.document.querySelector('.test-result');
+    if (result) result.textContent = '';
+    win.document.querySelector('.connection-checks')?.remove();
+  }, null);
+  await sidebar.click('form.settings button', 'Test connection');
+  return sidebar.waitFor(
+    (win): ConnectionReport | null => {
+      const result = win.document.querySelector<HTMLElement>('.test-result[data-success]');
+      if (!result?.innerText.trim()) return null;
+      const checks: ConnectionReport['checks'] = {};
+      win.document.querySelectorAll<HTMLElement>('.connection-checks li').forEach((li) => {
+        checks[li.dataset.check ?? ''] = { status: li.dataset.status ?? '', detail: li.querySelector<HTMLElement>('.check-detail')?.innerText ?? '' };
+      });
+      return { success: result.dataset.success ?? '', message: result.innerText.trim(), checks };
+    },
+    null,
+    'a test result',
+    15_000,
+  ) as Promise<ConnectionReport>;
 }

@@ -1,0 +1,24 @@
+/**
+ * Every string a page controls that enters a prompt or a message has a cap, so a page cannot make
+ * a step cost more than a normal page does (a 5 MB <title> would otherwise be resent on every
+ * model call, and push everything after it out of a cut).
+ */
+export const CAPS = {
+  /** A document or tab title. */
+  title: 300,
+  /** A page address, a link destination, a tab's URL. */
+  url: 2_000,
+  /** A product fact (name, brand…) from the page's structured data. */
+  productField: 150,
+  /** What `get` reads (text, HTML, a value or an attribute). */
+  read: 20_000,
+  /** An error's message, which may name page content (an option list, the element on top). */
+  errorMessage: 1_000,
+  /** An error's details, as JSON. */
+  errorDetails: 4_000,
+} as const;
+
+/** The text, cut to `max` characters with an ellipsis when longer. */
+export function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { resultForModel, resultText } from '../../../src/background/agent/tool-results';
+import type { ErrorCode } from '../../../src/protocol';
+
+const failed = (code: ErrorCode, message: string) => ({ success: false, error: { code, message }, duration: 3 });
+
+describe('failures as the model reads them', () => {
+  it('says what covers the element and how to get it out of the way', () => {
+    const text = resultText('click', failed('COVERED', 'e7 is covered by dialog "Cookie consent", which would get the click instead.'));
+    expect(text).toContain('dialog "Cookie consent"');
+    expect(text).toMatch(/Close or dismiss what covers it first .*press Escape/);
+  });
+
+  it('points at a new snapshot for a ref that is gone, without saying it twice', () => {
+    expect(resultText('click', failed('NOT_FOUND', 'Nothing on the page matches #buy.'))).toBe(
+      'NOT_FOUND: Nothing on the page matches #buy. Take a new snapshot to see what the page holds now.',
+    );
+    const stale = resultText('click', failed('STALE_REF', 'e12 is no longer on the page. Take a new snapshot.'));
+    expect(stale.match(/new snapshot/gi)).toHaveLength(1);
+  });
+
+  it('passes the validation reasons on with the way to correct the call, inside the untrusted wrapper', () => {
+    const message = 'Invalid parameters for click — ref: A ref looks like e12 (from the snapshot tool).';
+    const text = resultForModel('click', failed('VALIDATION_ERROR', message));
+    expect(text).toContain(message);
+    expect(text).toContain('Correct the parameters as described and call again');
+    expect(text).toContain('click failed:');
+  });
+
+  it('leaves codes without advice as they are', () => {
+    expect(resultText('read_page', failed('PAGE_UNREADABLE', 'Protected page.'))).toBe('PAGE_UNREADABLE: Protected page.');
+  });
+});

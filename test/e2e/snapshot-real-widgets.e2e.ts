@@ -1,0 +1,116 @@
+/**
+ * Structures from real applications where the snapshot once failed (test/fixtures/real-widgets.html):
+ * a toolkit dropdown whose listbox lives in an overlay at the end of <body>, a CSS-only menu behind a
+ * transparent checkbox, inline text, a virtualised inbox with one delegated handler, roving-tabindex
+ * rows, a native checkbox hidden behind its label. Every target is found the way a model finds it —
+ * by role and name in the snapshot text — and every action is checked in the page's own state.
+ */
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import { findRef } from '../support/scripted-model';
+import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
+import { useReadyJawad } from './support/flows';
+import { runTool } from './support/run-tool';
+
+async function snapshotText(jawad: JawadBrowser): Promise<string> {
+  const reply = await runTool<{ text: string }>(jawad, 'snapshot');
+  expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+  return reply.data!.text;
+}
+
+async function refOf(jawad: JawadBrowser, role: string, name: string | RegExp): Promise<string> {
+  const text = await snapshotText(jawad);
+  const ref = findRef(text, role, name);
+  expect(ref, `${role} ${String(name)} in:\n${text}`).toBeDefined();
+  return ref!;
+}
+
+async function click(jawad: JawadBrowser, ref: string): Promise<void> {
+  const reply = await runTool(jawad, 'click', { ref });
+  expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+}
+
+const textOf = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+
+for (const browserName of browsersUnderTest()) {
+  describe(`real widget structures in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+    const open = () => suite.jawad.openTab(`${suite.fixtures.url}/real-widgets.html`);
+
+    it('keeps a label and its value on one line, with a link’s ref inside its sentence', async () => {
+      await open();
+      const text = await snapshotText(suite.jawad);
+      expect(text).toContain('\nDelivery: 3–5 days\n');
+      expect(text).toContain('\nReturns: 30 days, free\n');
+      expect(text).toMatch(/\nRead \[link "our returns policy" ref=e\d+\] before sending anything back\.\n/);
+      expect(findRef(text, 'link', 'our returns policy')).toBeDefined();
+    });
+
+    it('lists the options of a dropdown rendered in an overlay right under its combobox, and picks one', async () => {
+      const page = await open();
+      await click(suite.jawad, await refOf(suite.jawad, 'combobox', /^Log type/));
+      const text = await snapshotText(suite.jawad);
+      const lines = text.split('\n');
+      const combobox = lines.findIndex((line) => line.startsWith('- combobox "Log type'));
+      expect(lines[combobox]).toContain('[expanded]');
+      expect(lines.slice(combobox + 1, combobox + 7).map((line) => line.trim())).toEqual([
+        expect.stringMatching(/^- listbox \[ref=e\d+\]$/),
+        expect.stringMatching(/^- option "All public logs" \[ref=e\d+\] \[selected\]$/),
+        expect.stringMatching(/^- option "Block log"/),
+        expect.stringMatching(/^- option "Deletion log"/),
+        expect.stringMatching(/^- option "Move log"/),
+        expect.stringMatching(/^- option "Upload log"/),
+      ]);
+      await click(suite.jawad, findRef(text, 'option', 'Move log')!);
+      expect(await textOf(page, '#chosen')).toBe('Move log');
+    });
+
+    it('lists a popup that no attribute links to right under the button just clicked, and picks from it', async () => {
+      const page = await open();
+      await click(suite.jawad, await refOf(suite.jawad, 'button', 'Newest first'));
+      const text = await snapshotText(suite.jawad);
+      const lines = text.split('\n');
+      // The button stands inside a sentence: its line is that sentence.
+      const button = lines.findIndex((line) => line.includes('[button "Newest first"'));
+      expect(lines[button]).toMatch(/^Sort by: \[button "Newest first" ref=e\d+ expanded\]$/);
+      expect(lines.slice(button + 1, button + 5).map((line) => line.trim())).toEqual([
+        expect.stringMatching(/^- listbox \[ref=e\d+\]$/),
+        expect.stringMatching(/^- option "Newest first"/),
+        expect.stringMatching(/^- option "Oldest first"/),
+        expect.stringMatching(/^- option "Most replies"/),
+      ]);
+      await click(suite.jawad, findRef(text, 'option', 'Most replies')!);
+      expect(await textOf(page, '#sort')).toBe('Most replies');
+    });
+
+    it('shows a CSS-only menu as the button that opens it, and reaches its items', async () => {
+      const page = await open();
+      const before = await snapshotText(suite.jawad);
+      expect(before).toMatch(/- button "More" \[ref=e\d+\] \[collapsed\]/);
+      expect(findRef(before, 'link', 'Move')).toBeUndefined();
+      await click(suite.jawad, findRef(before, 'button', 'More')!);
+      const after = await snapshotText(suite.jawad);
+      expect(after).toMatch(/- button "More" \[ref=e\d+\] \[expanded\]/);
+      await click(suite.jawad, findRef(after, 'link', 'Move')!);
+      expect(new URL(page.url()).hash).toBe('#move');
+    });
+
+    it('gives the rows of a virtualised inbox refs, and a click on one reaches the list’s delegated handler', async () => {
+      const page = await open();
+      await click(suite.jawad, await refOf(suite.jawad, 'row', 'Message 3: Your invoice'));
+      expect(await textOf(page, '#opened')).toBe('Message 3: Your invoice');
+    });
+
+    it('lists rows with a roving tabindex and a native checkbox hidden behind its label as a checkbox', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      expect(findRef(text, 'treeitem', 'Sent')).toBeDefined();
+      expect(findRef(text, 'row', 'Invoice 42 € 120')).toBeDefined();
+      // One target for the switch: the checkbox, not its label as a second, role-less one.
+      expect(text.match(/Email me a weekly digest/g)).toHaveLength(1);
+      const checkbox = findRef(text, 'checkbox', 'Email me a weekly digest')!;
+      expect((await runTool(suite.jawad, 'check', { ref: checkbox })).data).toMatchObject({ checked: true });
+      expect(await page.$eval('input[name=digest]', (el) => (el as HTMLInputElement).checked)).toBe(true);
+    });
+  });
+}

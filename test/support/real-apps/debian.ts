@@ -1,0 +1,27 @@
+/**
+ * Real web applications from Debian's packages, installed by the test command itself: apt as
+ * root, once (a package already installed is not touched again).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+
+function installed(name: string): boolean {
+  const query = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+  return query.status === 0 && query.stdout.includes('install ok installed');
+}
+
+/** Installs what is missing of `packages` with apt-get (no recommends); throws with the command when not root. */
+export function ensurePackages(packages: readonly string[]): void {
+  const missing = packages.filter((name) => !installed(name));
+  if (missing.length === 0) return;
+  const command = ['apt-get', 'install', '-y', '--no-install-recommends', ...missing];
+  if (process.getuid?.() !== 0) throw new Error(`These tests need ${missing.join(', ')}: run \`sudo ${command.join(' ')}\` once, then the tests again.`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => execFileSync(command[0]!, command.slice(1), { env, stdio: 'pipe', timeout: 600_000 });
+  try {
+    install();
+  } catch {
+    // A stale package list (a fresh container) is the usual reason: refresh it once and try again.
+    execFileSync('apt-get', ['update'], { env, stdio: 'pipe', timeout: 300_000 });
+    install();
+  }
+}

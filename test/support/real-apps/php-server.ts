@@ -1,0 +1,70 @@
+/** PHP's built-in web server on loopback, for real PHP applications in the tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface PhpServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A loopback port free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`php -S exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { redirect: 'manual' });
+      if (response.status < 500) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms (${last})`);
+}
+
+/**
+ * Starts `php -S` serving `docroot` through `router` (on `port`, when the application must know
+ * its address beforehand), and waits until `probePath` answers.
+ */
+export async function startPhpServer(docroot: string, router: string, probePath: string, env: NodeJS.ProcessEnv = {}, port?: number): Promise<PhpServer> {
+  port ??= await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // Its own process group: with PHP_CLI_SERVER_WORKERS the server forks workers, which must stop with it.
+  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', docroot, router], { env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    await waitUntilServing(`${url}${probePath}`, child, 30_000);
+  } catch (error) {
+    kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        kill('SIGTERM');
+      }),
+  };
+}
