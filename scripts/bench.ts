@@ -91,14 +91,14 @@ async function closeBrowser(jawad: JawadBrowser): Promise<void> {
   if ((await Promise.race([closed, timeout])) !== 'closed') jawad.browser.process()?.kill('SIGKILL');
 }
 
-async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<BrowserResult> {
+async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<Omit<BrowserResult, 'history'>> {
   log(`\n${name}: launching with ${DIST[name]}`);
   const stamp = distStamp(DIST[name]);
   const provider = await startBenchProvider();
   const launched = await attempt(`launching ${name}`, () => launchJawad(name));
   if (failed(launched)) {
     await provider.close();
-    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched, bridge: launched, history: launched };
+    return { coldOpen: launched, tokenLatency: launched, agentOverhead: launched, bridge: launched };
   }
   const jawad = launched;
   try {
@@ -123,22 +123,32 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<B
     log(`  bridge: ${BRIDGE_COMMANDS} commands (snapshot / get title) on ${BRIDGE_PAGE}…`);
     const bridge = await attempt('bridge overhead', () => measureBridgeOverhead(jawad, BRIDGE_COMMANDS));
     if (!failed(bridge)) log(`  bridge overhead: p50 ${bridge.overhead.p50.toFixed(1)} ms, p95 ${bridge.overhead.p95.toFixed(1)} ms over tools p50 ${bridge.toolMs.p50.toFixed(1)} ms; ${bridge.commandsPerSecond.toFixed(0)} commands/s`);
-    // Last: it fills this profile's database with 100k messages.
-    const history = await attempt('history at scale', () => measureHistory(jawad.host, TRANSFER_CHUNK_CHARS, log));
-    if (!failed(history)) {
-      log(`  history: import ${history.importMs.toFixed(0)} ms, open p50 ${history.openMs.p50.toFixed(1)} ms, search p50 ${history.searchMs.p50.toFixed(1)} ms (first ${history.firstSearchMs.toFixed(0)} ms), recall p50 ${history.recallMs.p50.toFixed(1)} ms, export ${history.exportMs.toFixed(0)} ms`);
-    }
     if (distStamp(DIST[name]) !== stamp) {
       // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
       // mixes two builds or breaks the extension outright. Such figures are worthless.
       const error = { error: `${DIST[name]} was rebuilt during the measurement (a concurrent npm run build?): run the bench again` };
       log(`  ✗ ${error.error}`);
-      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, bridge: error, history: error };
+      return { version, coldOpen: error, tokenLatency: error, agentOverhead: error, bridge: error };
     }
-    return { version, coldOpen, tokenLatency, agentOverhead, bridge, history, workflowRestore };
+    return { version, coldOpen, tokenLatency, agentOverhead, bridge, workflowRestore };
   } finally {
     await closeBrowser(jawad);
     await provider.close();
+  }
+}
+
+/** History at scale in a browser of its own: a fresh profile whose database holds only the benchmark's data. */
+async function benchHistory(name: BrowserName): Promise<Outcome<HistoryResult>> {
+  const launched = await attempt(`launching ${name} for history`, () => launchJawad(name));
+  if (failed(launched)) return launched;
+  try {
+    const history = await attempt('history at scale', () => measureHistory(launched.host, TRANSFER_CHUNK_CHARS, log));
+    if (!failed(history)) {
+      log(`  history: import ${history.importMs.toFixed(0)} ms, open p50 ${history.openMs.p50.toFixed(1)} ms, search p50 ${history.searchMs.p50.toFixed(1)} ms (first ${history.firstSearchMs.toFixed(0)} ms), recall p50 ${history.recallMs.p50.toFixed(1)} ms, export ${history.exportMs.toFixed(0)} ms`);
+    }
+    return history;
+  } finally {
+    await closeBrowser(launched);
   }
 }
 
@@ -232,7 +242,7 @@ async function main(): Promise<void> {
   for (const name of options.browsers) bundles[name] = measureBundles(DIST[name]);
 
   const results: Partial<Record<BrowserName, BrowserResult>> = {};
-  for (const name of options.browsers) results[name] = await benchBrowser(name, options);
+  for (const name of options.browsers) results[name] = { ...(await benchBrowser(name, options)), history: await benchHistory(name) };
 
   const rows = [...bundleRows(bundles), ...browserRows(results, options.runs)];
   log(`\nJawad benchmark — ${new Date().toISOString()} — ${cpus().length}× ${cpus()[0]?.model ?? 'unknown CPU'}, ${platform()} ${release()}, Node ${process.version}`);

@@ -46,7 +46,7 @@ const client = new PortClient({
   onState: (next) => (connection.value = next),
   onConnected: resync,
   // While the bridge is on, a paired client's prompt can come at any time: reconnect at once.
-  mustStayConnected: () => waiting.value || workflowBusy.value || Boolean(state.value.bridge?.enabled),
+  mustStayConnected: () => busy() || workflowBusy.value || Boolean(state.value.bridge?.enabled),
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') {
@@ -66,10 +66,18 @@ const client = new PortClient({
     else sessionStorage.removeItem(CONVERSATION_KEY);
     forgetAnsweredPrompts();
     if (event.type === 'WORKFLOW_UPDATE') followWorkflow();
-    client.setKeepalive(waiting.value || workflowBusy.value);
+    client.setKeepalive(busy() || workflowBusy.value);
   },
   onInvalidEvent: (error) => console.error('Jawad: invalid message from the background', error),
 });
+
+/**
+ * The background must stay up: an answer or a task is under way, or an import or export is (Chrome
+ * stops a service worker that receives no event for 30 s, even in the middle of a long import).
+ */
+function busy(): boolean {
+  return waiting.value || transfer.value !== undefined;
+}
 
 export const voiceInput = new VoiceController({
   send: (message) => send(message),
@@ -271,6 +279,7 @@ export function killBridge(): void {
 
 /** An export or import in progress, for the history view to say so. */
 export const transfer = signal<'exporting' | 'importing' | undefined>(undefined);
+transfer.subscribe(() => client.setKeepalive(busy()));
 /** The file chosen for import, kept until the user confirms or cancels the preview. */
 let pendingImport: { name: string; text: string } | undefined;
 const archiveParts = new Map<string, string[]>();

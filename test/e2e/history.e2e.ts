@@ -8,13 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
 import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/extension-browser';
 import { captureDownloads, downloaded } from './support/downloads';
-import { recordModelCall } from './support/usage';
 import { backToChat, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
 
 const CHATGPT_EXPORT = readFileSync(new URL('../fixtures/imports/chatgpt-conversations.json', import.meta.url), 'utf8');
 
-async function chat(sidebar: Sidebar, provider: ProviderServer, question: string, answer: string): Promise<void> {
-  provider.enqueue({ kind: 'openai-stream', chunks: [answer], usage: { prompt_tokens: 20, completion_tokens: 5 } });
+async function chat(sidebar: Sidebar, provider: ProviderServer, question: string, answer: string, usage = { prompt_tokens: 20, completion_tokens: 5 }): Promise<void> {
+  provider.enqueue({ kind: 'openai-stream', chunks: [answer], usage });
   await sendMessage(sidebar, question);
   await waitForAnswer(sidebar);
 }
@@ -87,7 +86,7 @@ for (const browserName of browsersUnderTest()) {
       await newChat(sidebar);
       await chat(sidebar, provider, 'Plan a picnic', 'Bring sandwiches.');
       await newChat(sidebar);
-      await chat(sidebar, provider, 'What is a teapot?', 'A pot for tea.');
+      await chat(sidebar, provider, 'What is a teapot?', 'A pot for tea.', { prompt_tokens: 200_000, completion_tokens: 10_000 });
 
       const hits = await search(sidebar, 'blue kett');
       expect(hits).toEqual([{ title: 'Where did I leave the blue kettle?', marks: ['blue', 'kettle'] }]);
@@ -123,18 +122,23 @@ for (const browserName of browsersUnderTest()) {
       expect(firstGroup).toBe('Picnic on Saturday');
     });
 
-    it('shows tokens and cost per reply and per provider from the usage records', async () => {
+    it('shows tokens and cost per reply and per provider from the router’s usage records, at a price the user set', async () => {
       const { sidebar } = jawad;
-      // The router writes usage records (issue 11); here they are written as it would.
-      const ids = await recordModelCall(sidebar, { content: 'A pot for tea.' }, { link: 'llm-0000cccc', kind: 'chat', provider: 'openai', model: 'gpt-4o-2024-08-06', inputTokens: 200_000, cachedInputTokens: 100_000, outputTokens: 10_000 });
       await openView(sidebar, 'History');
-      await sidebar.click(`.history-group li[data-conversation-id="${ids.conversationId}"] .conversation-title`);
-      // 100k uncached × $2.50 + 100k cached × $1.25 + 10k out × $10, per million: $0.475.
-      const cost = await sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('[data-testid=reply-cost]')?.innerText, null, 'the reply cost');
-      expect(cost).toBe('200.0k in (100.0k cached) · 10.0k out tokens · $0.475');
+      await sidebar.waitFor((win) => win.document.querySelector('.costs details'), null, 'the cost section');
+      await sidebar.click('.costs details summary');
+      await sidebar.fill('.prices input[name=key]', 'custom/test-model');
+      await sidebar.fill('.prices input[name=input]', '2.5');
+      await sidebar.fill('.prices input[name=output]', '10');
+      await sidebar.click('.prices button[type=submit]');
+      await sidebar.waitFor((win) => win.document.querySelector('.prices button.link-button'), null, 'the saved price');
+      await sidebar.click('.history-group li .conversation-title', 'What is a teapot?');
+      // 200k in × $2.50 + 10k out × $10, per million: $0.60.
+      const cost = await sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('article.message.assistant [data-testid=reply-cost]')?.innerText, null, 'the reply cost');
+      expect(cost).toBe('200.0k in · 10.0k out tokens · $0.600');
       await openView(sidebar, 'History');
-      const row = await sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('.costs tr[data-provider=openai]')?.innerText, null, 'the provider row');
-      expect(row).toContain('$0.475');
+      const rows = await sidebar.waitFor((win) => Array.from(win.document.querySelectorAll<HTMLElement>('.costs tr[data-provider]')).map((r) => r.innerText).join('\n'), null, 'the provider rows');
+      expect(rows).toContain('$0.600');
     });
 
     it('exports everything and imports it into a fresh profile, once however often it is imported', async () => {
@@ -157,7 +161,7 @@ for (const browserName of browsersUnderTest()) {
       expect(preview).toContain('Jawad archive');
       expect(preview).toContain('conversations: 3 to add');
       expect(preview).toContain('messages: 6 to add');
-      expect(preview).toContain('usage records: 1 to add');
+      expect(preview).toMatch(/usage records: [1-9]\d* to add/);
       expect(await historyTitles(sidebar)).toEqual([]);
       await sidebar.click('.import-summary button', 'Import');
       expect(await importSummary(sidebar, true)).toContain('conversations: 3 added');

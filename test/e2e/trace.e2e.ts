@@ -53,7 +53,7 @@ for (const browserName of browsersUnderTest()) {
       expect(click.text).toContain('Agent step (Harbor, then the tool)');
       expect(click.text).toMatch(/Harbor: ask → allow-once · done/);
       expect(click.text).toContain('Add to cart');
-      const call = entries.find((e) => e.kind === 'model-call')!;
+      const call = entries.find((e) => e.kind === 'model-call' && e.requestId.endsWith(':llm-0000beef'))!;
       expect(call.text).toContain('openai/gpt-4o-mini · 900 in · 40 out');
       expect(entries.every((e) => e.requestId === root || e.requestId.startsWith(`${root}:`))).toBe(true);
 
