@@ -92,7 +92,7 @@ export class BridgeService {
         this.changed();
       },
       onOpen: () => this.link.send({ type: 'extension.hello', browser: deps.browserName }),
-      onText: (text) => void this.onText(text),
+      onText: (text) => void this.onText(text).catch((error: unknown) => console.error('Jawad bridge: a frame could not be handled', error)),
     });
   }
 
@@ -263,7 +263,7 @@ export class BridgeService {
       return;
     }
     session.queue.push({ raw, received: this.now() });
-    if (!session.busy) void this.drain(session);
+    if (!session.busy) void this.drain(session).catch((error: unknown) => console.error('Jawad bridge: a command could not be run', error));
   }
 
   /** One command at a time per client, in order: a client's steps are a sequence like the agent's. */
@@ -417,7 +417,8 @@ export class BridgeService {
     this.pendingBroadcast = true;
     setTimeout(() => {
       this.pendingBroadcast = false;
-      void this.status().then((status) => this.deps.broadcast({ type: 'BRIDGE_STATUS', requestId: newRequestId('bridge'), payload: status }));
+      // Best effort: a status that cannot be read now (the database closing) is sent with the next change.
+      void this.status().then((status) => this.deps.broadcast({ type: 'BRIDGE_STATUS', requestId: newRequestId('bridge'), payload: status }), () => undefined);
     }, STATUS_EVERY_MS);
   }
 }

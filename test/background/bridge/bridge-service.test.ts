@@ -86,6 +86,7 @@ beforeEach(async () => {
   socket.open();
 });
 afterEach(async () => {
+  await bridge.kill();
   await db.delete();
 });
 
