@@ -97,7 +97,12 @@ for (const browserName of browsersUnderTest()) {
           return { summary: details.querySelector('summary')!.textContent!.trim(), open: details.open, text: details.querySelector<HTMLElement>('.reasoning-text')!.innerText };
         }, null);
         expect(section).toEqual({ summary: 'Thinking', open: true, text: 'The user asks for a capital. It is Paris.' });
-        expect(await suite.jawad.sidebar.text('article.message.assistant:last-of-type .usage')).toBe('20 in · 12 out tokens · 7 thinking');
+        // The reply's line is its usage records' (the cost meter's), which arrive just after the answer.
+        const line = await suite.jawad.sidebar.waitFor((win) => {
+          const text = win.document.querySelector('article.message.assistant:last-of-type .usage')?.textContent ?? '';
+          return text.includes('reasoning') ? text : undefined;
+        }, null, 'the reply’s token line');
+        expect(line).toContain('20 in · 12 out (7 reasoning) tokens');
 
         const records = await suite.jawad.host.evaluate(
           () =>
