@@ -418,6 +418,11 @@ export function frameOfRef(ref: string | undefined): number {
   return Number(/^f(\d+)e/.exec(ref ?? '')?.[1] ?? 0);
 }
 
+/** The prefix a frame's refs carry: '' in the page itself, f12 in frame 12. */
+export function framePrefix(frameId: number): string {
+  return frameId === 0 ? '' : `f${frameId}`;
+}
+
 /** An element to act on: a snapshot ref (e12, f1e3) or a CSS selector; neither means the page. */
 export const Target = z.object({
   ref: z.optional(z.string().check(z.regex(REF_PATTERN, 'A ref looks like e12'))),

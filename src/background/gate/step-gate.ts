@@ -11,6 +11,7 @@
 import {
   childRequestId,
   frameOfRef,
+  framePrefix,
   targetOf,
   type AgentStep,
   type BackgroundEvent,
@@ -140,7 +141,6 @@ function askingReason(level: PermissionLevel, site: string): string {
   return level === 'submit' ? `Submitting on ${where} always asks.` : `Jawad needs your permission to ${level === 'navigate' ? 'navigate' : 'act'} on ${where}.`;
 }
 
-const framePrefix = (ref: string | undefined) => (frameOfRef(ref) === 0 ? '' : `f${frameOfRef(ref)}`);
 
 export class StepGate {
   private readonly now: () => number;
@@ -240,7 +240,7 @@ export class StepGate {
     // An unknown tool fails in the registry; there is nothing to ask the page about.
     if (!tool || !effects.target) return { otherTabUrl, unreadable: false };
     const wanted = targetOf(params);
-    const expectDocument = wanted.ref ? state.snapshotDocuments.get(tab.id)?.[framePrefix(wanted.ref)] : undefined;
+    const expectDocument = wanted.ref ? state.snapshotDocuments.get(tab.id)?.[framePrefix(frameOfRef(wanted.ref))] : undefined;
     const value = effects.keys ? params[effects.keys] : effects.typesKeys && effects.text ? params[effects.text] : undefined;
     const request: DescribeRequest = {
       target: wanted,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { childRequestId, FrameClaims, PageSnapshot } from '../../protocol';
+import { childRequestId, FrameClaims, framePrefix, PageSnapshot } from '../../protocol';
 import { askFrame, askFrameOrSkip, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { defineTool } from './tool';
@@ -80,7 +80,7 @@ export const snapshot = defineTool({
     // Every frame walks itself (and posts its claim to its parent); each parent tags its visible iframes.
     const ask = (frameId: number) => {
       const claim = claimOf.get(frameId);
-      const payload = { ...params, framePrefix: frameId === 0 ? '' : `f${frameId}`, ...(claim ? { claim } : {}) };
+      const payload = { ...params, framePrefix: framePrefix(frameId), ...(claim ? { claim } : {}) };
       return askFrameOrSkip(tab, frameId, { type: 'SNAPSHOT' as const, requestId: chain, payload }, PageSnapshot);
     };
     const page = ask(0);
