@@ -64,8 +64,7 @@ for (const browserName of browsersUnderTest()) {
     });
 
     it('pairs in the popup, then snapshot → fill → click change the page, each step under Harbor', async () => {
-      const pending: string[] = [];
-      first = new BridgeAgent({ url: relay.url, name: 'test-agent', onPending: (message) => pending.push(message) });
+      first = new BridgeAgent({ url: relay.url, name: 'test-agent' });
       await first.connect();
       await approvePairing(ui, first.code);
       await first.whenPaired(15_000);
@@ -78,12 +77,14 @@ for (const browserName of browsersUnderTest()) {
       const save = refOf(snapshot.success && snapshot.data, 'button', 'Save profile');
 
       // Typing into the page asks: the user allows it for this site, for this client.
-      const filling = first.command('fill', { ref: field, value: 'Ada Lovelace' });
+      // While the prompt waits, the client is told so for this very command: pending, not a timeout.
+      const pending: string[] = [];
+      const filling = first.command('fill', { ref: field, value: 'Ada Lovelace' }, (message) => pending.push(message));
+      await expect.poll(() => pending).toEqual([expect.stringContaining('Waiting for the user to allow fill')]);
       const asked = await answerPrompt(ui, () => 'allow-site');
       expect(asked.tool).toBe('fill');
       expect(asked.client).toContain('Agent(test-agent)');
       expect((await filling).success).toBe(true);
-      expect(pending.some((message) => message.includes('Waiting for the user to allow fill'))).toBe(true);
 
       // The client's own grant now covers clicking here: no prompt.
       const clicked = await first.command('click', { ref: save });
