@@ -382,14 +382,16 @@ export class BridgeService {
   /** Seed 004's routing, never into another client's tab. */
   private async routeTab(principal: string): Promise<TaskTab | undefined> {
     const known = new Map<number, TaskTab>();
-    for (const id of this.owners.candidates(principal)) {
-      const tab = await this.deps.tabs.get(id);
+    const ids = [...new Set(this.owners.candidates(principal))];
+    const found = await Promise.all(ids.map((id) => this.deps.tabs.get(id)));
+    ids.forEach((id, index) => {
+      const tab = found[index];
       if (tab) known.set(id, tab);
       else {
         this.owners.tabClosed(id);
         this.saveOwners();
       }
-    }
+    });
     // The active tab is only the last resort: not asked for while the client has a tab of its own.
     const active = known.size > 0 ? undefined : await this.deps.tabs.active();
     if (active) known.set(active.id, active);
