@@ -27,9 +27,17 @@ const principalOf = (grant: Grant) => grant.principal ?? USER;
 
 type Step = { site: string; level: PermissionLevel; critical: boolean };
 
+/**
+ * Every write to grants and Harbor's options goes through this store (one instance, in the
+ * background): that is what lets it keep the policy in memory between writes — every step of the
+ * agent and of each bridge client reads it, and reading it cost two IndexedDB reads and one
+ * storage.session read (≈ 1 ms a step).
+ */
 export class HarborStore {
   /** Read-modify-write of the session list must not interleave, or a grant could be lost. */
   private writes: Promise<unknown> = Promise.resolve();
+  /** Every principal's policy as last read; dropped after each write (a read during one is not kept past it). */
+  private cached: Promise<HarborPolicy> | undefined;
 
   constructor(
     private readonly db: JawadDatabase,
@@ -47,6 +55,18 @@ export class HarborStore {
 
   /** Every principal's grants (the Settings list shows whose each one is). */
   async everyPolicy(): Promise<HarborPolicy> {
+    const reading = (this.cached ??= this.readEveryPolicy());
+    try {
+      const { grants, options } = await reading;
+      // Copies: a caller changing what it got must not change what the next step is judged on.
+      return { grants: grants.map((grant) => ({ ...grant })), options: { ...options } };
+    } catch (error) {
+      if (this.cached === reading) this.cached = undefined;
+      throw error;
+    }
+  }
+
+  private async readEveryPolicy(): Promise<HarborPolicy> {
     const [siteGrants, sessionGrants, options] = await Promise.all([this.siteGrants(), this.sessionGrants(), this.options()]);
     const grants = [...siteGrants, ...sessionGrants].sort((a, b) => a.createdAt - b.createdAt);
     return { grants, options };
@@ -80,10 +100,12 @@ export class HarborStore {
     });
   }
 
-  async saveOptions(options: HarborOptions): Promise<HarborOptions> {
+  saveOptions(options: HarborOptions): Promise<HarborOptions> {
     const saved = HarborOptions.parse(options);
-    await this.db.settings.put({ key: 'harbor', value: saved });
-    return saved;
+    return this.serially(async () => {
+      await this.db.settings.put({ key: 'harbor', value: saved });
+      return saved;
+    });
   }
 
   private async siteGrants(): Promise<Grant[]> {
@@ -107,8 +129,9 @@ export class HarborStore {
     if (forSession.length > 0) await this.session.set(SESSION_GRANTS_KEY, [...(await this.sessionGrants()), ...forSession]);
   }
 
+  /** Every write goes through here: one at a time, and the policy in memory is dropped after it. */
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(work);
+    const result = this.writes.then(work).finally(() => (this.cached = undefined));
     this.writes = result.catch(() => undefined);
     return result;
   }

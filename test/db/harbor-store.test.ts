@@ -98,7 +98,26 @@ describe('HarborStore', () => {
     session.values.set('harbor.sessionGrants', [good, { id: 'bad', site: SITE, level: 'root', scope: 'session', createdAt: 5 }, null, 'junk']);
     expect((await store.policy()).grants).toEqual([good]);
     session.values.set('harbor.sessionGrants', 'not a list');
-    expect((await store.policy()).grants).toEqual([]);
+    expect((await new HarborStore(db, session).policy()).grants).toEqual([]);
+  });
+
+  it('keeps the policy in memory between writes, and every write through the store is seen at once', async () => {
+    let reads = 0;
+    const counted = new HarborStore(db, { get: async (key) => (reads++, session.values.get(key)), set: session.set });
+    await counted.policy();
+    await counted.policy('client-a');
+    expect(reads).toBe(1);
+    await counted.decide('allow-session', { site: SITE, level: 'interact', critical: false }, 'client-a');
+    expect((await counted.policy('client-a')).grants).toEqual([expect.objectContaining({ site: SITE, principal: 'client-a' })]);
+    await counted.saveOptions({ submitAlwaysAsks: false });
+    expect((await counted.policy()).options).toEqual({ submitAlwaysAsks: false });
+    await counted.revokePrincipal('client-a');
+    expect((await counted.policy('client-a')).grants).toEqual([]);
+    // What a caller does to its copy is not what the next step is judged on.
+    const mine = await counted.everyPolicy();
+    mine.options.submitAlwaysAsks = true;
+    mine.grants.push({ id: 'forged', site: SITE, level: 'submit', scope: 'site', createdAt: 1 });
+    expect(await counted.everyPolicy()).toEqual({ grants: [], options: { submitAlwaysAsks: false } });
   });
 
   it('saves options, and a new store reads them back', async () => {
