@@ -57,6 +57,8 @@ let session: Map<string, unknown>;
 /** A background starting: a fresh service (and socket) over the same database and session area. */
 async function startBackground(): Promise<void> {
   socket = new FakeSocket();
+  // This test's area: a background left over from the previous test (its log still being saved) must not write here.
+  const area = session;
   const store = new BridgeStore(db);
   bridge = new BridgeService({
     store,
@@ -73,7 +75,7 @@ async function startBackground(): Promise<void> {
     connection: (handlers) => new RelayConnection({ open: () => socket, ...handlers }),
     tabs: { active: async () => active, get: async (id) => tabs.get(id), group: async () => undefined },
     browserName: 'chromium',
-    sessionArea: { get: async (key) => structuredClone(session.get(key)), set: async (key, value) => void session.set(key, structuredClone(value)) },
+    sessionArea: { get: async (key) => structuredClone(area.get(key)), set: async (key, value) => void area.set(key, structuredClone(value)) },
     keepAlive: () => undefined,
     broadcast: () => undefined,
   });
