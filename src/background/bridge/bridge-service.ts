@@ -347,7 +347,11 @@ export class BridgeService {
     const tab = (await this.routeTab(principal)) ?? (isTabCommand(plan) ? await this.noTab() : undefined);
     if (!tab) return this.refuse(session, plan, 'No tab this client may use: the active tab belongs to another client. Open one with {"type":"tab","params":{"action":"new","url":…}}.');
     session.tab = tab;
-    session.gated ??= await this.deps.gate.open(this.gateTask(session, principal), '');
+    if (!session.gated) {
+      session.gated = await this.deps.gate.open(this.gateTask(session, principal), '');
+      // A new task (a restarted background, a reconnected client): the tabs the client holds are in its scope again.
+      for (const id of this.owners.tabsOf(principal)) session.gated.scope.adoptTab(id);
+    }
     session.current = plan;
     const before = session.gated.steps.length;
     const end = await this.deps.gate.step(session.gated, { name: plan.tool, arguments: JSON.stringify(plan.args) });
