@@ -90,6 +90,33 @@ export async function injectPageScript(tab: TargetTab, script: PageScript, where
 /** Sends a request to the page script in one frame and validates the answer against `schema`. */
 export async function askFrame<S extends z.ZodMiniType>(tab: TargetTab, frameId: number, request: ContentRequest, schema: S, timeoutMs = ANSWER_TIMEOUT_MS): Promise<z.infer<S>> {
   const raw = await withTimeout(browser.tabs.sendMessage(tab.id, request, { frameId }), timeoutMs, 'The page took too long to answer.');
+  return readReply(raw, schema);
+}
+
+/**
+ * The message never reached a listener: nothing of Jawad's runs in that frame (yet, or any more).
+ * Both browsers word it so; a page that unloads while answering gives other errors.
+ */
+export function isUndelivered(error: unknown): boolean {
+  return error instanceof Error && /Receiving end does not exist/i.test(error.message);
+}
+
+/**
+ * Asks the page agent in one frame, injecting it first only when the frame has none. Only for
+ * requests that may be sent twice (they change nothing): most go to a frame whose agent answered
+ * before, where probing first would cost a round trip each time.
+ */
+export async function askPageAgent<S extends z.ZodMiniType>(tab: TargetTab, frameId: number, request: ContentRequest, schema: S): Promise<z.infer<S>> {
+  try {
+    return await askFrame(tab, frameId, request, schema);
+  } catch (error) {
+    if (!isUndelivered(error)) throw error;
+  }
+  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
+  return askFrame(tab, frameId, request, schema);
+}
+
+function readReply<S extends z.ZodMiniType>(raw: unknown, schema: S): z.infer<S> {
   const reply = parseContentReply(raw);
   if (!reply.ok) throw new JawadError(reply.error.code, reply.error.message, reply.error.details);
   const data = schema.safeParse(reply.data);

@@ -30,6 +30,11 @@ type Step = { site: string; level: PermissionLevel; critical: boolean };
 export class HarborStore {
   /** Read-modify-write of the session list must not interleave, or a grant could be lost. */
   private writes: Promise<unknown> = Promise.resolve();
+  /**
+   * Every step reads the policy, and only this store writes it (the background is the only writer
+   * of grants and options): it is read once and then kept until this store changes it.
+   */
+  private known: Promise<HarborPolicy> | undefined;
 
   constructor(
     private readonly db: JawadDatabase,
@@ -46,7 +51,16 @@ export class HarborStore {
   }
 
   /** Every principal's grants (the Settings list shows whose each one is). */
-  async everyPolicy(): Promise<HarborPolicy> {
+  everyPolicy(): Promise<HarborPolicy> {
+    const read = (this.known ??= this.read());
+    // A failed read (storage unavailable for a moment) is not kept: the next step reads again.
+    read.catch(() => {
+      if (this.known === read) this.known = undefined;
+    });
+    return read;
+  }
+
+  private async read(): Promise<HarborPolicy> {
     const [siteGrants, sessionGrants, options] = await Promise.all([this.siteGrants(), this.sessionGrants(), this.options()]);
     const grants = [...siteGrants, ...sessionGrants].sort((a, b) => a.createdAt - b.createdAt);
     return { grants, options };
@@ -80,10 +94,12 @@ export class HarborStore {
     });
   }
 
-  async saveOptions(options: HarborOptions): Promise<HarborOptions> {
+  saveOptions(options: HarborOptions): Promise<HarborOptions> {
     const saved = HarborOptions.parse(options);
-    await this.db.settings.put({ key: 'harbor', value: saved });
-    return saved;
+    return this.serially(async () => {
+      await this.db.settings.put({ key: 'harbor', value: saved });
+      return saved;
+    });
   }
 
   private async siteGrants(): Promise<Grant[]> {
@@ -107,8 +123,11 @@ export class HarborStore {
     if (forSession.length > 0) await this.session.set(SESSION_GRANTS_KEY, [...(await this.sessionGrants()), ...forSession]);
   }
 
+  /** Every change goes through here, and forgets the policy read before it (also when it failed half-way). */
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(work);
+    const result = this.writes.then(work).finally(() => {
+      this.known = undefined;
+    });
     this.writes = result.catch(() => undefined);
     return result;
   }

@@ -24,6 +24,21 @@ afterEach(async () => {
 });
 
 describe('HarborStore', () => {
+  it('reads storage once for many steps, and again after each change it makes', async () => {
+    let reads = 0;
+    const counted: SessionArea = { get: async (key) => (reads++, session.get(key)), set: session.set };
+    const counting = new HarborStore(db, counted);
+    await Promise.all([counting.policy(), counting.policy('bridge:a')]);
+    await counting.policy();
+    expect(reads).toBe(1);
+    await counting.decide('allow-session', { site: SITE, level: 'interact', critical: false });
+    expect(checkPermission(await counting.policy(), 'click', 'interact', SITE)).toBe('auto-approve');
+    const [grant] = (await counting.policy()).grants;
+    await counting.revoke(grant!.id);
+    expect(checkPermission(await counting.policy(), 'click', 'interact', SITE)).toBe('ask');
+  });
+
+
   it('starts with no grants and submits that always ask', async () => {
     expect(await store.policy()).toEqual({ grants: [], options: { submitAlwaysAsks: true } });
   });
@@ -98,11 +113,14 @@ describe('HarborStore', () => {
     session.values.set('harbor.sessionGrants', [good, { id: 'bad', site: SITE, level: 'root', scope: 'session', createdAt: 5 }, null, 'junk']);
     expect((await store.policy()).grants).toEqual([good]);
     session.values.set('harbor.sessionGrants', 'not a list');
-    expect((await store.policy()).grants).toEqual([]);
+    // The store keeps what it read; a restarted background (a new store) reads the area again.
+    expect((await new HarborStore(db, session).policy()).grants).toEqual([]);
   });
 
   it('saves options, and a new store reads them back', async () => {
+    expect((await store.policy()).options).toEqual({ submitAlwaysAsks: true });
     expect(await store.saveOptions({ submitAlwaysAsks: false })).toEqual({ submitAlwaysAsks: false });
+    expect((await store.policy()).options).toEqual({ submitAlwaysAsks: false });
     const policy = await new HarborStore(db, session).policy();
     expect(policy.options).toEqual({ submitAlwaysAsks: false });
     await store.decide('allow-site', { site: SITE, level: 'submit', critical: false });
