@@ -149,11 +149,6 @@ interface Judged {
   refused?: JawadError;
 }
 
-const ACTION_OF: Record<string, DescribeRequest['action']> = {
-  click: 'click', double_click: 'dblclick', fill: 'fill', type_text: 'type', press_key: 'press', select_option: 'select',
-  check: 'check', uncheck: 'uncheck', hover: 'hover', focus: 'focus', scroll: 'scroll', get: 'get', is: 'is',
-};
-
 function parseArguments(raw: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(raw.trim() || '{}');
@@ -272,7 +267,7 @@ export class StepGate {
     const value = effects.keys ? params[effects.keys] : effects.typesKeys && effects.text ? params[effects.text] : undefined;
     const request: DescribeRequest = {
       target: wanted,
-      ...(ACTION_OF[base.tool] ? { action: ACTION_OF[base.tool] } : {}),
+      action: effects.target,
       ...(typeof value === 'string' ? { value } : {}),
       ...(expectDocument ? { expectDocument } : {}),
     };

@@ -39,9 +39,9 @@ function tools(): ToolRegistry {
   const target = { ref: z.optional(z.string()), selector: z.optional(z.string()) };
   const list: Tool[] = [
     defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false }) }),
-    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true }, run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
-    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', effects: { target: true, text: 'text' }, run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
-    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', effects: { target: true, keys: 'keys' }, run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
+    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true }, run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
+    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', effects: { target: 'fill', text: 'text' }, run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
+    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', effects: { target: 'press', keys: 'keys' }, run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
     defineTool({ name: 'open_url', description: 'o', params: z.object({ url: z.string() }), level: 'navigate', effects: { url: 'url' }, run: async ({ url }) => (ran.push(`open ${url}`), { id: 1, url, title: '', active: true }) }),
     defineTool({ name: 'broken', description: 'b', params: z.object({}), level: 'read-only', effects: {}, run: async () => { throw new Error('it broke'); } }),
   ] as Tool[];
@@ -301,7 +301,7 @@ describe('the step gate under the agent', () => {
     return new ToolRegistry([
       defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false, documents: { '': 'd-first' } }) }),
       defineTool({
-        name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true },
+        name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true },
         run: async ({ ref }, context) => {
           seen.push({ tabId: context.tabId, binding: context.binding, visibleTabs: context.visibleTabs });
           await onRun?.(context.signal);

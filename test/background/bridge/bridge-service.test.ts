@@ -30,7 +30,7 @@ function registry(): ToolRegistry {
   const target = { ref: z.optional(z.string()) };
   return new ToolRegistry([
     defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async (_p, { tabId }) => (ran.push(`snapshot ${tabId}`), { url: PAGE.url, title: 'Form', text: '- button "Save" [ref=e1]', refs: [], elementCount: 1, partial: false }) }),
-    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true }, run: async ({ ref }, { tabId }) => (ran.push(`click ${ref} in ${tabId}`), { action: 'click' }) }),
+    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true }, run: async ({ ref }, { tabId }) => (ran.push(`click ${ref} in ${tabId}`), { action: 'click' }) }),
     defineTool({ name: 'switch_tab', description: 't', params: z.object({ tabId: z.int() }), level: 'navigate', effects: { tab: 'tabId' }, run: async ({ tabId }) => (ran.push(`switch ${tabId}`), { id: tabId }) }),
   ] as Tool[]);
 }
