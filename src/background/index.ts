@@ -29,7 +29,7 @@ import { createHistoryHandlers } from './history/history-handlers';
 import { MemoryService } from './memory/memory-service';
 import { createRouter } from './llm/router';
 import { createConnectionTest } from './llm/test-connection';
-import { queryActiveTab } from './page-scripts';
+import { activeTab, queryActiveTab, taskTabOf } from './page-scripts';
 import { readActivePage } from './page-reader';
 import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
@@ -64,11 +64,6 @@ const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
 const stream = budget.wrap(streamChat);
 const tools = createToolRegistry();
 
-function asTaskTab(tab: { id?: number; url?: string; windowId?: number; openerTabId?: number } | undefined): TaskTab | undefined {
-  if (tab?.id === undefined) return undefined;
-  return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
-}
-
 /** What the step gate needs, for the agent and the bridge alike; only where events go differs. */
 const gateDeps: Omit<GateDeps, 'emit'> = {
   tools,
@@ -77,11 +72,7 @@ const gateDeps: Omit<GateDeps, 'emit'> = {
   broker,
   describe: describePageTarget,
   tabs: {
-    async active(windowId) {
-      const tab = asTaskTab(await queryActiveTab(windowId));
-      if (!tab) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
-      return tab;
-    },
+    active: activeTab,
     url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
   },
 };
@@ -93,8 +84,8 @@ const bridge: BridgeService = new BridgeService({
   gate: new StepGate({ ...gateDeps, steps: { put: async () => undefined }, emit: (event) => bridge.onGateEvent(event) }),
   connection: (handlers) => new RelayConnection({ open: (url) => new WebSocket(url), ...handlers }),
   tabs: {
-    active: async () => asTaskTab(await queryActiveTab(undefined)),
-    get: (tabId) => browser.tabs.get(tabId).then(asTaskTab, () => undefined),
+    active: async () => taskTabOf(await queryActiveTab(undefined)),
+    get: (tabId) => browser.tabs.get(tabId).then(taskTabOf, () => undefined),
     group: async (tabId, title) => {
       const tab = await browser.tabs.get(tabId);
       await groupTab(tabId, tab.windowId ?? -1, title);

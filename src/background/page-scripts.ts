@@ -21,10 +21,22 @@ export async function queryActiveTab(windowId: number | undefined): Promise<Tabs
   return tab;
 }
 
-export async function activeTab(windowId: number | undefined): Promise<TargetTab> {
-  const tab = await queryActiveTab(windowId);
-  if (!tab?.id) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
-  return { id: tab.id, url: tab.url ?? '' };
+/** A tab as a task knows it: where it is, and which tab opened it. */
+export interface TaskTab extends TargetTab {
+  windowId: number;
+  /** The tab this one was opened from (a link with target=_blank), when the browser knows. */
+  openerTabId?: number;
+}
+
+export function taskTabOf(tab: Pick<Tabs.Tab, 'id' | 'url' | 'windowId' | 'openerTabId'> | undefined): TaskTab | undefined {
+  if (tab?.id === undefined) return undefined;
+  return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
+}
+
+export async function activeTab(windowId: number | undefined): Promise<TaskTab> {
+  const tab = taskTabOf(await queryActiveTab(windowId));
+  if (!tab) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
+  return tab;
 }
 
 /**

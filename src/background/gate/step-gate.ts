@@ -25,19 +25,14 @@ import {
 import { JawadError } from '../../protocol/errors';
 import { checkPermission, isGrantable, siteOf, type HarborPolicy } from '../harbor';
 import type { ToolOutcome, ToolRegistry } from '../tools/registry';
+import type { TaskTab } from '../page-scripts';
 import { deniedForModel, resultForModel, resultText, summarise } from '../agent/tool-results';
 import { LoopDetector } from '../agent/loop-detector';
 import { classifyStep, originOf, type StepClass } from './classify';
 import { guardStep, PageDataLedger, TaskScope, type ApprovedSite } from './guard';
 import type { PermissionBroker } from './permission-broker';
 
-export interface TaskTab {
-  id: number;
-  url: string;
-  windowId: number;
-  /** The tab this one was opened from (a link with target=_blank), when the browser knows. */
-  openerTabId?: number;
-}
+export type { TaskTab };
 
 /** What the gate asks the page: the target, and what the action would do to it. */
 export type DescribeRequest = Extract<ContentRequest, { type: 'DESCRIBE' }>['payload'];
