@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser, { type Runtime } from 'webextension-polyfill';
-import { JawadError, type BackgroundEvent, type UsageRecord } from '../protocol';
+import { type BackgroundEvent, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
