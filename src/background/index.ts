@@ -16,7 +16,7 @@ import { BridgeService } from './bridge/bridge-service';
 import { RelayConnection } from './bridge/connection';
 import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
 import type { TabOwnersState } from './bridge/tab-owners';
-import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
+import { StepGate, type GateDeps } from './gate/step-gate';
 import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
 import { AgentRunner } from './agent/agent-runner';
