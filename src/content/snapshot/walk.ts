@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
-import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn, VisibleTree } from '../visibility';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -50,7 +50,7 @@ interface Walk {
   elementCount: number;
   partial: boolean;
   deadline: number;
-  view: Window;
+  view: Viewport;
   backgrounds: BackgroundFinder;
   /** Boxes of out-of-flow elements (fixed, sticky, absolute): what can sit on top of others. */
   overlays: DOMRect[];
@@ -122,7 +122,7 @@ function quote(text: string): string {
 }
 
 /** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
-function isShown(painted: boolean, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
+function isShown(painted: boolean, rect: DOMRect, view: Viewport, clip: Clip | undefined): boolean {
   if (!painted) return false;
   if (isPushedOffPage(rect, view)) return false;
   return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
@@ -145,7 +145,7 @@ function contains(ancestor: Element, node: Element): boolean {
 }
 
 /** What sits over an element's centre and would take a click meant for it, described briefly. */
-export function coveredBy(element: Element, rect: DOMRect, view: Window): string | undefined {
+export function coveredBy(element: Element, rect: DOMRect, view: Viewport): string | undefined {
   const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;
@@ -488,7 +488,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     elementCount: 0,
     partial: false,
     deadline: performance.now() + options.timeBudgetMs,
-    view: doc.defaultView ?? window,
+    view: viewportOf(doc.defaultView ?? window),
     backgrounds: new BackgroundFinder(),
     overlays: [],
     coverChecks: [],
