@@ -117,6 +117,17 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('[data-testid=city-field]', (el) => (el as HTMLInputElement).value)).toBe('Paris');
     });
 
+    it('fills a code editor that copies its text into a hidden field only on key-up, and the form sends it', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      const editor = text.split('\n').slice(text.split('\n').indexOf('SQL command')).find((line) => line.startsWith('- textbox'));
+      const ref = findRef(editor ?? '', 'textbox', '');
+      expect(ref, text).toBeDefined();
+      expect((await runTool(suite.jawad, 'fill', { ref: ref!, text: 'SELECT 1' })).success).toBe(true);
+      await click(suite.jawad, await refOf(suite.jawad, 'button', 'Execute'));
+      expect(await textOf(page, '#ran')).toBe('SELECT 1');
+    });
+
     it('lists rows with a roving tabindex and a native checkbox hidden behind its label as a checkbox', async () => {
       const page = await open();
       const text = await snapshotText(suite.jawad);

@@ -19,6 +19,15 @@ const logIn = (adminer: Adminer): ScriptStep[] => [
   { tool: 'snapshot' },
 ];
 
+/** Logging in, then from the database's page to a table's rows. */
+const openTable = (adminer: Adminer, table: string): ScriptStep[] => [
+  ...logIn(adminer),
+  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', table) } }),
+  { tool: 'snapshot' },
+  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Select data') } }),
+  { tool: 'snapshot' },
+];
+
 function only<T>(rows: T[], what: string): T {
   expectThat(rows.length === 1, `expected one ${what}, found ${rows.length}`);
   return rows[0]!;
@@ -54,15 +63,17 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
     start: '/',
     model: (adminer) =>
       scriptedAgent([
-        ...logIn(adminer),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'select customers') } }),
+        ...openTable(adminer, 'customers'),
+        // Every row has its own "edit" link: the one on Ada's line.
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('Ada Lovelace', 'link', 'edit') } }),
         { tool: 'snapshot' },
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'edit') } }),
-        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('city', 'textbox'), text: 'Paris' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
       ], { final: 'Ada Lovelace now lives in Paris.' }),
     async verify(adminer) {
       const row = only(adminer.query("SELECT city FROM customers WHERE name = 'Ada Lovelace'"), 'Ada Lovelace');
       expectThat(row.city === 'Paris', `her city is ${row.city}`);
+      expectThat(adminer.query("SELECT id FROM customers WHERE city = 'Paris'").length === 1, 'another row changed too');
     },
   },
   {
@@ -74,10 +85,45 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
         ...logIn(adminer),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'SQL command') } }),
         { tool: 'snapshot' },
-      ], { final: (ctx) => `open orders: ?` }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', /.*/), text: 'SELECT status, count(*) AS orders FROM orders GROUP BY status' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Execute') } }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => `${cellAfter(ctx.snapshotText ?? '', 'open')} orders are open.` }),
     async verify(adminer, _url, answer) {
       const row = only(adminer.query("SELECT count(*) AS n FROM orders WHERE status = 'open'"), 'count');
-      expectThat(answer.includes(`${row.n} orders are open`), `the answer ${JSON.stringify(answer)} does not give ${row.n}`);
+      expectThat(answer === `${row.n} orders are open.`, `the answer ${JSON.stringify(answer)} does not give ${row.n}`);
+    },
+  },
+  {
+    name: 'search rows with the search form',
+    prompt: 'Which customers live in Berlin?',
+    start: '/',
+    model: (adminer) =>
+      scriptedAgent([
+        ...openTable(adminer, 'customers'),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Search') } }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => `In Berlin: ${namesIn(ctx.snapshotText ?? '', 'Berlin').join(', ')}.` }),
+    async verify(adminer, finalUrl, answer) {
+      const names = adminer.query("SELECT name FROM customers WHERE city = 'Berlin' ORDER BY id").map((row) => row.name);
+      expectThat(answer === `In Berlin: ${names.join(', ')}.`, `the answer ${JSON.stringify(answer)} is not ${names.join(', ')}`);
+      // The list was narrowed by the search, not read from the whole table.
+      expectThat(decodeURIComponent(finalUrl).includes('Berlin'), `the browser ended on ${finalUrl}`);
     },
   },
 ];
+
+/** The cell after the first cell reading `first`, in a table written a row a line. */
+function cellAfter(snapshotText: string, first: string): string {
+  const line = snapshotText.split('\n').find((text) => text.startsWith(`| ${first} |`)) ?? '';
+  return line.split('|')[2]?.trim() ?? '?';
+}
+
+/** The names on the rows that say `city`, in a table written a row a line (name before city). */
+function namesIn(snapshotText: string, city: string): string[] {
+  return snapshotText
+    .split('\n')
+    .filter((line) => line.startsWith('|') && line.includes(`| ${city} |`))
+    .map((line) => line.split('|').map((cell) => cell.trim()))
+    .map((cells) => cells[cells.indexOf(city) - 2] ?? '?');
+}
