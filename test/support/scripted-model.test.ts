@@ -144,6 +144,12 @@ describe('fieldAfter', () => {
     expect(fieldAfter(rows, 'id')).toBe('e4');
   });
 
+  it('takes the fields after an element of that name (the ones a fieldset’s link opened)', () => {
+    const opened = ['- link "Search" [ref=e9]', '- combobox [ref=e58] value="(anywhere)"', '- searchbox [ref=e60]'].join('\n');
+    expect(fieldAfter(opened, 'Search', 'combobox')).toBe('e58');
+    expect(fieldAfter(opened, 'Search', 'searchbox')).toBe('e60');
+  });
+
   it('skips fields of other roles and finds nothing without the label', () => {
     expect(fieldAfter(FORM, 'System', 'textbox')).toBe('e2');
     expect(fieldAfter(FORM, 'Username')).toBeUndefined();

@@ -203,20 +203,22 @@ function squash(text: string): string {
 }
 
 /**
- * The ref of the first element with this role after a line of text that reads `label` (a trailing
- * colon aside): how a reader pairs a field with the label beside it when the page does not tie
- * them together (forms laid out as tables, a header cell then the field's cell).
+ * The ref of the first element with this role after a line that reads `label` (a trailing colon
+ * aside; text, a row's first cell or an element's name): how a reader pairs a field with the label
+ * beside it when the page does not tie them together (forms laid out as tables, a header cell then
+ * the field's cell, the fields a fieldset's link opens).
  */
 export function fieldAfter(snapshotText: string, label: NameMatcher, role: RoleMatcher = undefined): string | undefined {
   const lines = snapshotText.split('\n');
-  const at = lines.findIndex((line) => !line.trimStart().startsWith('- ') && matches(label, leadingText(line).replace(/:$/, '')));
+  const at = lines.findIndex((line) => matches(label, leadingText(line).replace(/:$/, '')));
   if (at < 0) return undefined;
   return snapshotEntries(lines.slice(at).join('\n')).find((entry) => matches(role, entry.role))?.ref;
 }
 
-/** A line's text, or a table row's first cell (`| City | [textbox ref=e3] |`). */
+/** A line's text, a table row's first cell (`| City | [textbox ref=e3] |`), or the name on a ref line (a fieldset's toggle). */
 function leadingText(line: string): string {
   const text = line.trim();
+  if (text.startsWith('- ')) return snapshotEntries(text)[0]?.name ?? '';
   return (text.startsWith('|') ? (text.split(/(?<!\\)\|/)[1] ?? '') : text).trim();
 }
 

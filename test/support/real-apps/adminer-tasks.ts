@@ -101,7 +101,12 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
     model: (adminer) =>
       scriptedAgent([
         ...openTable(adminer, 'customers'),
+        // The Search link opens a fieldset: which column, how to compare, what value.
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Search') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'select_option', args: { ref: ctx.fieldAfter('Search', 'combobox'), option: 'city' } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('Search', 'searchbox'), text: 'Berlin' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Select') } }),
         { tool: 'snapshot' },
       ], { final: (ctx) => `In Berlin: ${namesIn(ctx.snapshotText ?? '', 'Berlin').join(', ')}.` }),
     async verify(adminer, finalUrl, answer) {
