@@ -116,7 +116,53 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
       expectThat(decodeURIComponent(finalUrl).includes('Berlin'), `the browser ended on ${finalUrl}`);
     },
   },
+  {
+    name: 'sort with a dropdown and read the top row',
+    prompt: 'What is the largest order in the shop, and whose is it?',
+    start: '/',
+    model: (adminer) =>
+      scriptedAgent([
+        ...openTable(adminer, 'orders'),
+        // The Sort link opens a fieldset: which column, and whether descending.
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Sort') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'select_option', args: { ref: ctx.fieldAfter('Sort', 'combobox'), option: 'total' } }),
+        (ctx) => ({ tool: 'check', args: { ref: ctx.findRef('checkbox', 'descending') } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Select') } }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => topOrder(ctx.snapshotText ?? '') }),
+    async verify(adminer, _url, answer) {
+      const top = only(adminer.query('SELECT id, total FROM orders ORDER BY total DESC LIMIT 1'), 'largest order');
+      expectThat(answer === `Order ${top.id}, ${top.total}.`, `the answer ${JSON.stringify(answer)} is not order ${top.id}`);
+    },
+  },
+  {
+    name: 'create a table',
+    prompt: 'Create a table “notes” in the shop database with a text column “body”.',
+    start: '/',
+    model: (adminer) =>
+      scriptedAgent([
+        ...logIn(adminer),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Create table') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('Table name', 'textbox'), text: 'notes' } }),
+        // One row a column: its name, then its type in a dropdown.
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Column name'), text: 'body' } }),
+        (ctx) => ({ tool: 'select_option', args: { ref: ctx.findRef('combobox', 'Type'), option: 'text' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
+      ], { final: 'Created the table notes.' }),
+    async verify(adminer) {
+      const columns = adminer.query("SELECT name, type FROM pragma_table_info('notes')");
+      expectThat(columns.some((column) => column.name === 'body' && /text/i.test(column.type)), `notes has ${JSON.stringify(columns)}`);
+    },
+  },
 ];
+
+/** The first record of a table written a row a line (edit link, id, customer, total, status): "Order id, total." */
+function topOrder(snapshotText: string): string {
+  const cells = (snapshotText.split('\n').find((line) => line.startsWith('| [checkbox')) ?? '').split('|').map((cell) => cell.trim());
+  return `Order ${cells[2] ?? '?'}, ${cells[4] ?? '?'}.`;
+}
 
 /** The cell after the first cell reading `first`, in a table written a row a line. */
 function cellAfter(snapshotText: string, first: string): string {
