@@ -153,7 +153,7 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
       ], { final: 'Created the table notes.' }),
     async verify(adminer) {
       const columns = adminer.query("SELECT name, type FROM pragma_table_info('notes')");
-      expectThat(columns.some((column) => column.name === 'body' && /text/i.test(column.type)), `notes has ${JSON.stringify(columns)}`);
+      expectThat(columns.some((column) => column.name === 'body' && /text/i.test(column.type ?? '')), `notes has ${JSON.stringify(columns)}`);
     },
   },
 ];
