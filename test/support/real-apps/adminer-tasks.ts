@@ -156,7 +156,58 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
       expectThat(columns.some((column) => column.name === 'body' && /text/i.test(column.type ?? '')), `notes has ${JSON.stringify(columns)}`);
     },
   },
+  {
+    name: 'read one table and add a row to another',
+    prompt: 'Add an open order of 99.90 for Alan Turing.',
+    start: '/',
+    model: (adminer) =>
+      scriptedAgent([
+        // Orders name their customer by id: look Alan's up first.
+        ...openTable(adminer, 'customers'),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'orders') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'New item') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('customer_id', 'textbox'), text: idOf(ctx.toolResults, 'Alan Turing') } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('total', 'textbox'), text: '99.90' } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('status', 'textbox'), text: 'open' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
+      ], { final: 'Added an open order of 99.90 for Alan Turing.' }),
+    async verify(adminer) {
+      const order = only(adminer.query('SELECT c.name, o.status FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.total = 99.9'), 'new order');
+      expectThat(order.name === 'Alan Turing' && order.status === 'open', `the new order is ${JSON.stringify(order)}`);
+    },
+  },
+  {
+    name: 'search every table and read the answer',
+    prompt: 'Who in the shop database lives in Vienna?',
+    start: '/',
+    model: (adminer) =>
+      scriptedAgent([
+        ...logIn(adminer),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter(/^Search data in tables/, 'searchbox'), text: 'Vienna' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Search') } }),
+        { tool: 'snapshot' },
+        // The tables that hold a match are listed under the search box; each opens its matching rows.
+        (ctx) => ({ tool: 'click', args: { ref: ctx.fieldAfter('Search', 'link') } }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => `${namesIn(ctx.snapshotText ?? '', 'Vienna').join(', ')} lives in Vienna.` }),
+    async verify(adminer, _url, answer) {
+      const row = only(adminer.query("SELECT name FROM customers WHERE city = 'Vienna'"), 'Vienna');
+      expectThat(answer === `${row.name} lives in Vienna.`, `the answer ${JSON.stringify(answer)} is not ${row.name}`);
+    },
+  },
 ];
+
+/** The id (second cell) on the row of `name`, in the latest snapshot of a table written a row a line. */
+function idOf(results: readonly { tool: string; content: string }[], name: string): string {
+  const snapshots = results.filter((result) => result.tool === 'snapshot').map((result) => result.content).reverse();
+  for (const text of snapshots) {
+    const line = text.split('\n').find((row) => row.startsWith('|') && row.includes(`| ${name} |`));
+    if (line) return line.split('|')[2]?.trim() ?? '';
+  }
+  return '';
+}
 
 /** The first record of a table written a row a line (edit link, id, customer, total, status): "Order id, total." */
 function topOrder(snapshotText: string): string {

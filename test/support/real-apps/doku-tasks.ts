@@ -114,7 +114,6 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
       scriptedAgent([
         ...adminTool(/^Configuration Settings/),
         (ctx) => ({ tool: 'select_option', args: { ref: ctx.findRef('combobox', /license/i), option: 'CC0 1.0 Universal' } }),
-        { tool: 'snapshot' },
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
       ], { final: 'The license is now CC0 1.0 Universal.' }),
     async verify(wiki) {
