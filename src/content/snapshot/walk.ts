@@ -7,7 +7,7 @@ import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
-import { inlineText, isInlineBlock, type InlinePart } from './inline';
+import { inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
 import { pageText } from './page-text';
 import { accessibleName } from './name';
 import { popupOwners } from './popups';
@@ -225,12 +225,13 @@ export function takesClicksUnseen(element: Element): boolean {
   return rect.width > 1 && rect.height > 1;
 }
 
-/** A block's text and inline controls as one line, the controls' refs in place. */
-function emitInline(walk: Walk, element: Element): void {
+/**
+ * How each element inside a block written as one line shows in it: skipped, read, or its ref.
+ * The one visibility rule holds inside the block too: clipped, scaled-away or invisible-ink parts stay out.
+ */
+function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlinePart {
   const line = walk.lines.length;
-  // The one visibility rule inside the block too: clipped, scaled-away or invisible-ink parts stay out.
-  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
-  const partOf = (child: Element): InlinePart => {
+  return (child: Element): InlinePart => {
     if (SKIPPED.has(child.localName) || child.getAttribute('aria-hidden') === 'true') return 'skip';
     const painted = child.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     const role = roleOf(child);
@@ -244,8 +245,27 @@ function emitInline(walk: Walk, element: Element): void {
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, true)}]`;
   };
-  const text = inlineText(element, partOf, (node) => !tree.mutes(node));
+}
+
+/** A block's text and inline controls as one line, the controls' refs in place. */
+function emitInline(walk: Walk, element: Element): void {
+  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
+  const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
+}
+
+/** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
+function emitRow(walk: Walk, row: Element): void {
+  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds });
+  const partOf = inlineParts(walk, tree);
+  const shows = (node: Text) => !tree.mutes(node);
+  const cells: string[] = [];
+  for (const cell of Array.from(row.children)) {
+    const part = partOf(cell);
+    if (part === 'read') cells.push(inlineText(cell, partOf, shows));
+    else if (part !== 'skip') cells.push(part);
+  }
+  if (cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(cells)));
 }
 
 function ownText(element: Element): string {
@@ -365,6 +385,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, rect, inherited.scrolledInto);
   else if (shown && role === 'heading') {
     if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk.backgrounds), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+  } else if (shown && !insideControl && isTableRow(element)) {
+    emitRow(walk, element);
+    return [];
   } else if (shown && !insideControl && !namesControl(walk, element) && isInlineBlock(element)) {
     if (readable()) emitInline(walk, element);
     return [];
