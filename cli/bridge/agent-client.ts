@@ -13,9 +13,12 @@ export interface AgentClientOptions {
   /** Shown in Jawad's pairing request; default: a fresh random one. */
   code?: string;
   token?: string;
-  /** A pairing or a permission prompt is waiting on the user. */
-  onPending?: (message: string) => void;
+  /** A pairing or a permission prompt is waiting on the user (`id`: the waiting command's). */
+  onPending?: (message: string, id?: string | number) => void;
 }
+
+/** Called each time Jawad says the command waits on the user (a permission prompt). */
+export type PendingListener = (message: string) => void;
 
 export type CommandResult = Exclude<AgentResponse, { pending: true }>;
 
@@ -30,7 +33,7 @@ export class BridgeAgent {
   token: string | undefined;
   private socket: WebSocket | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<string | number, (result: CommandResult) => void>();
+  private readonly waiting = new Map<string | number, { settle: (result: CommandResult) => void; onPending?: PendingListener }>();
   private pairedWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   private paired = false;
   /** Answers to frames that had no readable id (malformed ones): the relay's or Jawad's error. */
@@ -56,7 +59,7 @@ export class BridgeAgent {
     });
     socket.on('message', (data) => this.receive(data.toString()));
     socket.on('close', () => {
-      for (const settle of this.waiting.values()) settle({ id: null, success: false, code: 'DISCONNECTED', error: 'The bridge connection closed.' });
+      for (const { settle } of this.waiting.values()) settle({ id: null, success: false, code: 'DISCONNECTED', error: 'The bridge connection closed.' });
       this.waiting.clear();
       for (const waiter of this.pairedWaiters.splice(0)) waiter.reject(new Error('The bridge connection closed before pairing.'));
     });
@@ -76,15 +79,15 @@ export class BridgeAgent {
   }
 
   /** One command; the promise waits through permission prompts (the user decides, no timeout). */
-  command(type: BridgeCommandType | string, params: Record<string, unknown> = {}): Promise<CommandResult> {
+  command(type: BridgeCommandType | string, params: Record<string, unknown> = {}, onPending?: PendingListener): Promise<CommandResult> {
     const id = this.nextId++;
-    return this.send({ id, type, params });
+    return this.send({ id, type, params }, onPending);
   }
 
   /** Sends any frame with an id and waits for its answer (tests send malformed ones on purpose). */
-  send(frame: { id: string | number } & Record<string, unknown>): Promise<CommandResult> {
+  send(frame: { id: string | number } & Record<string, unknown>, onPending?: PendingListener): Promise<CommandResult> {
     return new Promise((resolve) => {
-      this.waiting.set(frame.id, resolve);
+      this.waiting.set(frame.id, { settle: resolve, ...(onPending ? { onPending } : {}) });
       this.sendRaw(JSON.stringify(frame));
     });
   }
@@ -100,14 +103,17 @@ export class BridgeAgent {
   private receive(text: string): void {
     const frame = JSON.parse(text) as AgentResponse | RelayToAgent;
     if ('type' in frame) return this.onRelay(frame);
-    if ('pending' in frame) return this.options.onPending?.(frame.message);
-    const settle = frame.id === null ? undefined : this.waiting.get(frame.id);
-    if (!settle || frame.id === null) {
+    if ('pending' in frame) {
+      this.waiting.get(frame.id)?.onPending?.(frame.message);
+      return this.options.onPending?.(frame.message, frame.id);
+    }
+    const waiter = frame.id === null ? undefined : this.waiting.get(frame.id);
+    if (!waiter || frame.id === null) {
       this.orphans.push(frame);
       return;
     }
     this.waiting.delete(frame.id);
-    settle(frame);
+    waiter.settle(frame);
   }
 
   private onRelay(frame: RelayToAgent): void {

@@ -6,7 +6,8 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import { BRIDGE_COMMAND_DESCRIPTIONS, BRIDGE_COMMANDS, BRIDGE_COMMAND_TYPES, type BridgeCommandType } from '../../src/protocol/bridge';
 import type { McpOptions } from '../args';
@@ -20,6 +21,12 @@ import { readToken, saveToken } from './token-file';
 const CHECK_EXTENSION_MS = 10_000;
 const CHECK_PAIRING_MS = 60_000;
 const LAUNCH_PAIRING_MS = 90_000;
+/**
+ * While a call waits on the user, its progress notification is repeated this often: an MCP
+ * client that resets its request timeout on progress (the SDK's `resetTimeoutOnProgress`, default
+ * timeout 60 s) then waits as long as the user takes, and never times out on a prompt.
+ */
+export const PENDING_REPEAT_MS = 15_000;
 
 /** The MCP tool list: one tool per bridge command, its parameters as JSON Schema. */
 export function mcpTools() {
@@ -48,7 +55,7 @@ export async function runMcp(options: McpOptions, output: Output, env: NodeJS.Pr
     await relay.start();
     if (options.check) return await check(relay, options, output, env);
     const agent = new BridgeAgent({ url: relay.url, name: options.name, token: await readToken(options.name, env), onPending: (message) => output.progress(message) });
-    await serveMcp(agent, options, output);
+    await serveMcp(agent, options, output, new StdioServerTransport());
     await agent.connect();
     if (options.launch) {
       jawad = await launchAndPair(relay, agent, options, output);
@@ -70,19 +77,59 @@ export async function runMcp(options: McpOptions, output: Output, env: NodeJS.Pr
   }
 }
 
-async function serveMcp(agent: BridgeAgent, options: McpOptions, output: Output): Promise<void> {
-  const server = new Server({ name: 'jawad', version: '0.1.0' }, { capabilities: { tools: {} } });
+/** Serves the bridge's commands as MCP tools on `transport` (stdio; in-memory in the unit tests). */
+export async function serveMcp(agent: BridgeAgent, options: Pick<McpOptions, 'name' | 'launch'>, output: Output, transport: Transport, repeatMs = PENDING_REPEAT_MS): Promise<Server> {
+  const server = new Server({ name: 'jawad', version: '0.1.0' }, { capabilities: { tools: {}, logging: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     if (!isCommand(name)) return { isError: true, content: [{ type: 'text', text: `Unknown tool "${name}".` }] };
     // With --launch the pairing is on its way (the launcher approves it): wait for it.
     if (!agent.isPaired && options.launch) await agent.whenPaired(LAUNCH_PAIRING_MS).catch(() => undefined);
     if (!agent.isPaired) return { isError: true, content: [{ type: 'text', text: `NOT_PAIRED: approve "${options.name}" (code ${agent.code}) in Jawad's Bridge view or popup first.` }] };
     output.progress(`→ ${name} ${JSON.stringify(args)}`);
-    return toCallResult(await agent.command(name, args));
+    const pending = new PendingNotices(server, extra.sendNotification, request.params._meta?.progressToken, repeatMs);
+    try {
+      return toCallResult(await agent.command(name, args, (message) => pending.notice(message)));
+    } finally {
+      pending.stop();
+    }
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(transport);
+  return server;
+}
+
+/**
+ * A call waiting on a Harbor prompt says so through MCP: a logging message (for any client) and,
+ * when the client asked for progress, a progress notification repeated until the answer comes.
+ */
+class PendingNotices {
+  private count = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly server: Server,
+    private readonly send: (notification: ServerNotification) => Promise<void>,
+    private readonly progressToken: string | number | undefined,
+    private readonly repeatMs: number,
+  ) {}
+
+  notice(message: string): void {
+    // A client gone mid-call must not turn the command's answer into an error.
+    void this.server.sendLoggingMessage({ level: 'notice', logger: 'jawad', data: message }).catch(() => undefined);
+    this.progress(message);
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.progress(message), this.repeatMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private progress(message: string): void {
+    if (this.progressToken === undefined) return;
+    void this.send({ method: 'notifications/progress', params: { progressToken: this.progressToken, progress: ++this.count, message } }).catch(() => undefined);
+  }
 }
 
 /** A fresh profile with Jawad: the launcher turns the bridge on and approves in the real popup. */

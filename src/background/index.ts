@@ -15,7 +15,6 @@ import { BridgeStore } from '../db/bridge-store';
 import { BridgeService } from './bridge/bridge-service';
 import { RelayConnection } from './bridge/connection';
 import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
-import type { TabOwnersState } from './bridge/tab-owners';
 import { StepGate, type GateDeps } from './gate/step-gate';
 import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
@@ -49,11 +48,13 @@ const steps = new StepStore(db);
 const search = new SearchIndex(db);
 const costs = new CostService(db);
 const memory = new MemoryService({ db, search, pageCache: new PageCache(db), activeUrl: async (windowId) => (await queryActiveTab(windowId))?.url });
-// storage.session: grants "for this session" outlive a stopped background, not the browser.
-const harbor = new HarborStore(db, {
-  get: async (key) => (await browser.storage.session.get(key))[key],
-  set: (key, value) => browser.storage.session.set({ [key]: value }),
-});
+// storage.session: what holds "for this session" (grants, the bridge's clients' tabs and log)
+// outlives a stopped background, not the browser.
+const sessionArea = {
+  get: async (key: string): Promise<unknown> => (await browser.storage.session.get(key))[key],
+  set: (key: string, value: unknown) => browser.storage.session.set({ [key]: value }),
+};
+const harbor = new HarborStore(db, sessionArea);
 const broker = new PermissionBroker();
 const recordUsage = async (record: UsageRecord) => void (await db.usage.put(record));
 const streamChat = createRouter({
@@ -92,16 +93,10 @@ const bridge: BridgeService = new BridgeService({
     },
   },
   browserName: BROWSER,
-  ownersArea: {
-    get: async () => (await browser.storage.session.get(BRIDGE_OWNERS_KEY))[BRIDGE_OWNERS_KEY] as TabOwnersState | undefined,
-    set: (state) => browser.storage.session.set({ [BRIDGE_OWNERS_KEY]: state }),
-  },
+  sessionArea,
   keepAlive: keepBackgroundAlive,
   broadcast: (event) => ports.broadcast(event),
 });
-
-/** Which client holds which tab: kept for the browser session, like session grants. */
-const BRIDGE_OWNERS_KEY = 'bridge.tabOwners';
 
 /** The agent's dependencies, for the chat's agent and each research step alike. */
 const agentDeps = {

@@ -64,8 +64,7 @@ for (const browserName of browsersUnderTest()) {
     });
 
     it('pairs in the popup, then snapshot → fill → click change the page, each step under Harbor', async () => {
-      const pending: string[] = [];
-      first = new BridgeAgent({ url: relay.url, name: 'test-agent', onPending: (message) => pending.push(message) });
+      first = new BridgeAgent({ url: relay.url, name: 'test-agent' });
       await first.connect();
       await approvePairing(ui, first.code);
       await first.whenPaired(15_000);
@@ -78,12 +77,14 @@ for (const browserName of browsersUnderTest()) {
       const save = refOf(snapshot.success && snapshot.data, 'button', 'Save profile');
 
       // Typing into the page asks: the user allows it for this site, for this client.
-      const filling = first.command('fill', { ref: field, value: 'Ada Lovelace' });
+      // While the prompt waits, the client is told so for this very command: pending, not a timeout.
+      const pending: string[] = [];
+      const filling = first.command('fill', { ref: field, value: 'Ada Lovelace' }, (message) => pending.push(message));
+      await expect.poll(() => pending).toEqual([expect.stringContaining('Waiting for the user to allow fill')]);
       const asked = await answerPrompt(ui, () => 'allow-site');
       expect(asked.tool).toBe('fill');
       expect(asked.client).toContain('Agent(test-agent)');
       expect((await filling).success).toBe(true);
-      expect(pending.some((message) => message.includes('Waiting for the user to allow fill'))).toBe(true);
 
       // The client's own grant now covers clicking here: no prompt.
       const clicked = await first.command('click', { ref: save });
@@ -188,26 +189,90 @@ for (const browserName of browsersUnderTest()) {
       const again = await first.command('get', { what: 'title' });
       expect(again).toMatchObject({ success: true });
     });
+  });
+}
 
-    // Chromium only: Firefox's event page is kept alive while the bridge is on (the keep-alive alarm).
-    it.runIf(browserName === 'chromium')('a stopped background comes back, reconnects, and knows its client by token', async () => {
-      await jawad.stopBackground();
-      await expect
-        .poll(async () => (await first.command('get', { what: 'title' })).success, { timeout: 40_000, interval: 250 })
-        .toBe(true);
-      expect(await ui.eval((win) => win.document.querySelectorAll('[data-testid="pairing-request"]').length, null)).toBe(0);
+/** Short enough that the test sees Firefox unload the idle background; the bridge wakes it again. */
+const FIREFOX_IDLE_MS = 4_000;
+
+/** The activity log as the popup shows it, newest first. */
+const activityShown = (ui: Sidebar) =>
+  ui.eval((win) => Array.from(win.document.querySelectorAll('[data-testid="bridge-activity"] li')).map((item) => `${item.getAttribute('data-command')} ${item.getAttribute('data-outcome')} ${item.textContent}`), null);
+
+for (const browserName of browsersUnderTest()) {
+  describe(`the toolbar popup, and a stopped background, in ${browserName}`, () => {
+    let jawad: JawadBrowser;
+    let fixtures: FixtureServer;
+    let relay: Relay;
+    let ui: Sidebar;
+    let form: Page;
+    let agent: BridgeAgent;
+
+    beforeAll(async () => {
+      fixtures = await startFixtureServer();
+      relay = new Relay({ port: 0 });
+      await relay.start();
+      jawad = await launchJawad(browserName, { firefoxIdleTimeoutMs: FIREFOX_IDLE_MS });
+      form = await jawad.openTab(`${fixtures.url}/bridge-form.html`);
+      await makeActive(jawad, form);
+    });
+    afterAll(async () => {
+      agent?.close();
+      await jawad?.close();
+      await relay?.close();
+      await fixtures?.close();
     });
 
-    it('the kill switch disconnects and stops a command waiting on a prompt', async () => {
-      const snapshot = await first.command('snapshot');
+    it('the popup page shows the status, pairs a client, and follows its commands live', async () => {
+      ui = await openPopup(jawad);
+      expect(await waitForBridgeState(ui, ['off'])).toBe('off');
+      expect(await ui.eval((win) => win.document.querySelector('[data-testid="bridge-state"]')?.textContent, null)).toBe('Off');
+      await turnBridgeOn(ui, relay.url);
+      expect(await ui.eval((win) => win.document.querySelector('[data-testid="bridge-state"]')?.textContent, null)).toBe('Connected, no client paired');
+
+      agent = new BridgeAgent({ url: relay.url, name: 'popup-agent' });
+      await agent.connect();
+      await approvePairing(ui, agent.code);
+      await agent.whenPaired(15_000);
+      await waitForBridgeState(ui, ['paired']);
+      await ui.waitFor((win) => win.document.querySelector('[data-testid="bridge-client"][data-connected="true"]')?.textContent?.includes('Agent(popup-agent)'), null, 'the paired client listed');
+
+      const snapshot = await agent.command('snapshot');
+      expect(snapshot.success && (snapshot.data as { text: string }).text).toContain('Your profile');
+      // The popup follows without a reload: the command appears in its log with Harbor's decision.
+      await ui.waitFor((win) => win.document.querySelector('[data-testid="bridge-activity"] li[data-command="snapshot"][data-outcome="ok"]')?.textContent?.includes('popup-agent'), null, 'the snapshot in the popup log');
+      expect((await activityShown(ui)).at(-1)).toMatch(/^pair ok .*popup-agent.*Paired by the user/);
+    });
+
+    it('a stopped background comes back, knows its client by token, keeps the log and sends the client to its own tab', async () => {
+      // The user moves on to another tab: the client's next command must still go to its own.
+      const other = await jawad.openTab(`${fixtures.url}/plain.html`);
+      await makeActive(jawad, other);
+      await jawad.stopBackground();
+      await expect
+        .poll(async () => {
+          const seen = await agent.command('snapshot');
+          return seen.success ? (seen.data as { text: string }).text : `${seen.code}`;
+        }, { timeout: 60_000, interval: 500 })
+        .toContain('Your profile');
+      expect(await ui.eval((win) => win.document.querySelectorAll('[data-testid="pairing-request"]').length, null)).toBe(0);
+      // The log from before the stop is still there, under what came after.
+      await ui.waitFor((win) => win.document.querySelector('[data-testid="bridge-activity"] li[data-command="pair"]')?.textContent?.includes('Reconnected with its token'), null, 'the reconnection in the log', 20_000);
+      await expect.poll(async () => (await activityShown(ui)).filter((line) => line.startsWith('snapshot ok')).length).toBeGreaterThanOrEqual(2);
+      expect((await activityShown(ui)).at(-1)).toMatch(/Paired by the user/);
+    });
+
+    it('the kill switch in the popup stops a command waiting on a prompt and turns the bridge off', async () => {
+      const snapshot = await agent.command('snapshot');
       const remove = refOf(snapshot.success && snapshot.data, 'button', 'Delete account');
-      const waiting = first.command('click', { ref: remove });
+      const waiting = agent.command('click', { ref: remove });
       await ui.waitFor((win) => win.document.querySelector('[data-testid="permission-prompt"]'), null, 'the prompt');
       await ui.click('[data-testid="bridge-kill"]');
       expect(await waiting).toMatchObject({ success: false });
       await waitForBridgeState(ui, ['off']);
       expect(await ui.eval((win) => Boolean(win.document.querySelector('[data-testid="permission-prompt"]')), null)).toBe(false);
-      expect(await form.$eval('#state', (element) => element.textContent)).toBe('Saved: Ada Lovelace');
+      expect((await activityShown(ui))[0]).toMatch(/^kill switch refused/);
+      expect(await form.$eval('#state', (element) => element.textContent)).toBe('Nothing saved yet.');
     });
   });
 }

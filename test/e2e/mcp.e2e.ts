@@ -5,6 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,7 @@ for (const browserName of browsersUnderTest()) {
     let client: Client;
     let fixtures: FixtureServer;
     let stderr = '';
+    const logged: string[] = [];
 
     beforeAll(async () => {
       fixtures = await startFixtureServer();
@@ -48,6 +50,7 @@ for (const browserName of browsersUnderTest()) {
       });
       transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       client = new Client({ name: 'jawad-e2e', version: '1.0.0' });
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(String(notification.params.data)));
       await client.connect(transport);
     });
     afterAll(async () => {
@@ -75,8 +78,12 @@ for (const browserName of browsersUnderTest()) {
       const snapshot = textOf(await client.callTool({ name: 'snapshot', arguments: {} }));
       const save = snapshot.split('\n').find((line) => line.includes('button "Save profile"'))?.match(/\[ref=([a-z0-9]+)\]/)?.[1];
       expect(save, snapshot).toBeTruthy();
-      const clicked = await client.callTool({ name: 'click', arguments: { ref: save } });
+      // The click waits on a Harbor prompt (the launcher answers it): the call hears so meanwhile.
+      const notices: string[] = [];
+      const clicked = await client.callTool({ name: 'click', arguments: { ref: save } }, undefined, { onprogress: (progress) => void notices.push(progress.message ?? '') });
       expect(clicked.isError, textOf(clicked)).toBeFalsy();
+      expect(notices[0]).toMatch(/^Waiting for the user to allow click/);
+      expect(logged).toContainEqual(expect.stringMatching(/^Waiting for the user to allow click/));
       expect(textOf(await client.callTool({ name: 'snapshot', arguments: {} }))).toContain('Saved:');
       // The launcher logs its answer once the prompt has closed, which may come after the result.
       await expect.poll(() => stderr).toMatch(/Prompt for click → allow-once/);

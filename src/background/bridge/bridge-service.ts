@@ -8,9 +8,10 @@
  * (the broker accepts only the task's `answeredBy`, which is USER for every client task).
  */
 import type { AgentStep, BackgroundEvent } from '../../protocol';
+import * as z from 'zod/mini';
 import {
+  ActivityEntry,
   RelayFrame,
-  type ActivityEntry,
   type AgentResponse,
   type BridgeStatus,
   type ExtensionFrame,
@@ -27,6 +28,12 @@ import type { LinkState, RelayConnection } from './connection';
 import { TabOwners, type TabOwnersState } from './tab-owners';
 
 const ACTIVITY_KEPT = 200;
+/** An entry's detail is for a glance in the log; a whole error page would only fill storage. */
+const DETAIL_KEPT = 300;
+/** Keys in the session area: kept for the browser session, like session grants. */
+const OWNERS_KEY = 'bridge.tabOwners';
+const ACTIVITY_KEY = 'bridge.activity';
+const ActivityLog = z.array(ActivityEntry);
 const STATUS_EVERY_MS = 100;
 /** Commands one client may have waiting; more is a flood and is refused at once. */
 export const MAX_QUEUED = 64;
@@ -47,6 +54,11 @@ interface Session {
   /** The tab the current command was routed to. */
   tab?: TaskTab;
   eventRequestId: string;
+  /**
+   * Settles once its hello is judged (a token is looked up): commands that follow the hello at
+   * once, as when the relay re-introduces its agents to a restarted background, wait for it.
+   */
+  introduced: Promise<void>;
 }
 
 export interface BridgeTabs {
@@ -63,8 +75,11 @@ export interface BridgeDeps {
   connection: (handlers: { onState: (state: LinkState) => void; onOpen: () => void; onText: (text: string) => void }) => RelayConnection;
   tabs: BridgeTabs;
   browserName: string;
-  /** Where the tabs' owners outlive a stopped background (storage.session; a Map in tests). */
-  ownersArea: { get(): Promise<TabOwnersState | undefined>; set(state: TabOwnersState): Promise<void> };
+  /**
+   * Where each client's scope (its tabs) and the activity log outlive a stopped background:
+   * storage.session, which only the extension's own pages read (a Map in tests).
+   */
+  sessionArea: { get(key: string): Promise<unknown>; set(key: string, value: unknown): Promise<void> };
   /** Keeps the background alive while the bridge is on (src/platform). */
   keepAlive: (on: boolean) => void;
   broadcast: (event: BackgroundEvent) => void;
@@ -75,7 +90,8 @@ export class BridgeService {
   private readonly sessions = new Map<string, Session>();
   private readonly pairing = new Map<string, PairingRequest>();
   private readonly prompts = new Map<string, { step: AgentStep; clientName: string }>();
-  private readonly activity: ActivityEntry[] = [];
+  private activity: ActivityEntry[] = [];
+  private activityUnsaved = false;
   private owners = new TabOwners();
   private readonly link: RelayConnection;
   private settings: BridgeConnectionSettings = { enabled: false, url: '' };
@@ -98,11 +114,20 @@ export class BridgeService {
 
   /** At background start: reconnect when the user left the bridge on. */
   async start(): Promise<void> {
-    this.owners = new TabOwners(await this.deps.ownersArea.get().catch(() => undefined));
+    await this.restore();
     this.settings = await this.deps.store.settings();
     this.deps.keepAlive(this.settings.enabled);
     if (this.settings.enabled) this.link.start(this.settings.url);
     this.changed();
+  }
+
+  /** What a stopped background left: the clients' tabs and the log (entries logged since come after). */
+  private async restore(): Promise<void> {
+    const area = this.deps.sessionArea;
+    const [owners, activity] = await Promise.all([area.get(OWNERS_KEY).catch(() => undefined), area.get(ACTIVITY_KEY).catch(() => undefined)]);
+    this.owners = new TabOwners(owners as TabOwnersState | undefined);
+    const kept = ActivityLog.safeParse(activity);
+    if (kept.success) this.activity = [...kept.data, ...this.activity].slice(-ACTIVITY_KEPT);
   }
 
   /** The keep-alive fired: reconnect if the bridge is on and the link is down (never drops a live one). */
@@ -225,8 +250,26 @@ export class BridgeService {
   }
 
   private async hello(frame: Extract<RelayFrame, { type: 'client.hello' }>): Promise<void> {
-    const session: Session = { connection: frame.client, name: frame.name, code: frame.code, controller: new AbortController(), queue: [], busy: false, eventRequestId: newRequestId('bridge') };
+    let introduced!: () => void;
+    const session: Session = {
+      connection: frame.client,
+      name: frame.name,
+      code: frame.code,
+      controller: new AbortController(),
+      queue: [],
+      busy: false,
+      eventRequestId: newRequestId('bridge'),
+      introduced: new Promise((done) => (introduced = done)),
+    };
     this.sessions.set(frame.client, session);
+    try {
+      await this.judgeHello(session, frame);
+    } finally {
+      introduced();
+    }
+  }
+
+  private async judgeHello(session: Session, frame: Extract<RelayFrame, { type: 'client.hello' }>): Promise<void> {
     const known = frame.token ? await this.deps.store.byToken(frame.token) : undefined;
     if (known) {
       session.paired = known;
@@ -252,6 +295,10 @@ export class BridgeService {
   private enqueue(connection: string, raw: unknown): void {
     const session = this.sessions.get(connection);
     if (!session) return this.send({ type: 'response', client: connection, response: { id: readId(raw), success: false, code: 'NOT_PAIRED', error: 'Say hello first: {"type":"hello","name":…,"code":…}.' } });
+    void session.introduced.then(() => this.admit(session, raw));
+  }
+
+  private admit(session: Session, raw: unknown): void {
     if (!session.paired) {
       this.respond(session, { id: readId(raw), success: false, code: 'NOT_PAIRED', error: 'This client is not paired: the user must approve it in Jawad first.' });
       return;
@@ -390,7 +437,7 @@ export class BridgeService {
   }
 
   private saveOwners(): void {
-    void this.deps.ownersArea.set(this.owners.toJSON()).catch(() => undefined);
+    void this.deps.sessionArea.set(OWNERS_KEY, this.owners.toJSON()).catch(() => undefined);
   }
 
   private respond(session: Session, response: AgentResponse): void {
@@ -403,20 +450,25 @@ export class BridgeService {
   }
 
   private log(entry: Omit<ActivityEntry, 'at'>): void {
-    this.activity.push({ at: this.now(), ...entry });
+    this.activity.push({ at: this.now(), ...entry, detail: entry.detail.slice(0, DETAIL_KEPT) });
     if (this.activity.length > ACTIVITY_KEPT) this.activity.splice(0, this.activity.length - ACTIVITY_KEPT);
+    this.activityUnsaved = true;
     this.changed();
   }
 
   /**
-   * Tells every open sidebar and popup, at most every STATUS_EVERY_MS: a busy client would
-   * otherwise pay for a full status (read, validated, posted) on every command.
+   * Tells every open sidebar and popup, and saves the log, at most every STATUS_EVERY_MS: a busy
+   * client would otherwise pay for a full status (read, validated, posted) on every command.
    */
   private changed(): void {
     if (this.pendingBroadcast) return;
     this.pendingBroadcast = true;
     setTimeout(() => {
       this.pendingBroadcast = false;
+      if (this.activityUnsaved) {
+        this.activityUnsaved = false;
+        void this.deps.sessionArea.set(ACTIVITY_KEY, this.activity.slice()).catch(() => undefined);
+      }
       // Best effort: a status that cannot be read now (the database closing) is sent with the next change.
       void this.status().then((status) => this.deps.broadcast({ type: 'BRIDGE_STATUS', requestId: newRequestId('bridge'), payload: status }), () => undefined);
     }, STATUS_EVERY_MS);

@@ -52,17 +52,12 @@ async function pair(client: string, name: string): Promise<string> {
   return paired.clientId;
 }
 
-beforeEach(async () => {
-  db = new JawadDatabase(`bridge-${crypto.randomUUID()}`);
-  const session = new Map<string, unknown>();
-  harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
-  broker = new PermissionBroker();
-  ran = [];
-  active = PAGE;
-  tabs = new Map([[PAGE.id, PAGE], [OTHER.id, OTHER]]);
+let session: Map<string, unknown>;
+
+/** A background starting: a fresh service (and socket) over the same database and session area. */
+async function startBackground(): Promise<void> {
   socket = new FakeSocket();
   const store = new BridgeStore(db);
-  await store.saveSettings({ enabled: true, url: 'ws://localhost:8080' });
   bridge = new BridgeService({
     store,
     revokeGrants: (principal) => harbor.revokePrincipal(principal),
@@ -78,12 +73,24 @@ beforeEach(async () => {
     connection: (handlers) => new RelayConnection({ open: () => socket, ...handlers }),
     tabs: { active: async () => active, get: async (id) => tabs.get(id), group: async () => undefined },
     browserName: 'chromium',
-    ownersArea: { get: async () => undefined, set: async () => undefined },
+    sessionArea: { get: async (key) => structuredClone(session.get(key)), set: async (key, value) => void session.set(key, structuredClone(value)) },
     keepAlive: () => undefined,
     broadcast: () => undefined,
   });
   await bridge.start();
   socket.open();
+}
+
+beforeEach(async () => {
+  db = new JawadDatabase(`bridge-${crypto.randomUUID()}`);
+  session = new Map<string, unknown>();
+  harbor = new HarborStore(db, { get: async (key) => session.get(key), set: async (key, value) => void session.set(key, value) });
+  broker = new PermissionBroker();
+  ran = [];
+  active = PAGE;
+  tabs = new Map([[PAGE.id, PAGE], [OTHER.id, OTHER]]);
+  await new BridgeStore(db).saveSettings({ enabled: true, url: 'ws://localhost:8080' });
+  await startBackground();
 });
 afterEach(async () => {
   await bridge.kill();
@@ -167,5 +174,36 @@ describe('BridgeService', () => {
     expect(broker.isWaiting(prompt.id)).toBe(false);
     expect(ran).toEqual([]);
     expect(await bridge.status()).toMatchObject({ enabled: false, state: 'off', prompts: [] });
+  });
+
+  it('a stopped background keeps the activity log and each client’s tab: the next command goes where the last one did', async () => {
+    await pair('c1', 'coder');
+    socket.deliver({ type: 'command', client: 'c1', command: { id: 1, type: 'snapshot' } });
+    expect(await answerFor('c1', 1)).toMatchObject({ success: true });
+    await expect.poll(() => session.has('bridge.activity') && (session.get('bridge.activity') as unknown[]).length).toBe(2);
+    const before = (await bridge.status()).activity;
+    const sentBefore = sentFrames();
+
+    // The background stops (nothing in memory survives) while the user switched to another tab.
+    active = OTHER;
+    await startBackground();
+    expect((await bridge.status()).activity).toEqual(before);
+    const token = (sentBefore.find((frame) => frame.type === 'paired') as { token: string }).token;
+    socket.deliver({ type: 'client.hello', client: 'c9', name: 'coder', code: 'ABCD12', token });
+    socket.deliver({ type: 'command', client: 'c9', command: { id: 2, type: 'snapshot' } });
+    expect(await answerFor('c9', 2)).toMatchObject({ success: true });
+    expect(ran).toEqual(['snapshot 7', 'snapshot 7']);
+    expect((await bridge.status()).activity.map((entry) => `${entry.command} ${entry.detail}`)).toEqual([
+      'pair Paired by the user.',
+      expect.stringMatching(/^snapshot/),
+      'pair Reconnected with its token.',
+      expect.stringMatching(/^snapshot/),
+    ]);
+  });
+
+  it('a log that is not the bridge’s (a damaged or older area) is ignored, not trusted', async () => {
+    session.set('bridge.activity', [{ at: 'yesterday', clientName: 42 }]);
+    await startBackground();
+    expect((await bridge.status()).activity).toEqual([]);
   });
 });
