@@ -2,6 +2,7 @@ import { DEFAULT_POLICY, updateHarborPolicyForDecision, type HarborPolicy } from
 import { Grant, HarborOptions, type Decision, type PermissionLevel } from '../protocol';
 import { USER } from '../background/gate/permission-broker';
 import type { JawadDatabase } from './database';
+import { Kept } from './kept';
 
 /**
  * Where session grants live: browser.storage.session in the extension (survives the background
@@ -30,11 +31,8 @@ type Step = { site: string; level: PermissionLevel; critical: boolean };
 export class HarborStore {
   /** Read-modify-write of the session list must not interleave, or a grant could be lost. */
   private writes: Promise<unknown> = Promise.resolve();
-  /**
-   * Every step reads the policy, and only this store writes it (the background is the only writer
-   * of grants and options): it is read once and then kept until this store changes it.
-   */
-  private known: Promise<HarborPolicy> | undefined;
+  /** Every step reads the policy, and only this store writes it. */
+  private readonly kept = new Kept(() => this.read());
 
   constructor(
     private readonly db: JawadDatabase,
@@ -52,12 +50,7 @@ export class HarborStore {
 
   /** Every principal's grants (the Settings list shows whose each one is). */
   everyPolicy(): Promise<HarborPolicy> {
-    const read = (this.known ??= this.read());
-    // A failed read (storage unavailable for a moment) is not kept: the next step reads again.
-    read.catch(() => {
-      if (this.known === read) this.known = undefined;
-    });
-    return read;
+    return this.kept.get();
   }
 
   private async read(): Promise<HarborPolicy> {
@@ -123,11 +116,9 @@ export class HarborStore {
     if (forSession.length > 0) await this.session.set(SESSION_GRANTS_KEY, [...(await this.sessionGrants()), ...forSession]);
   }
 
-  /** Every change goes through here, and forgets the policy read before it (also when it failed half-way). */
+  /** Every change goes through here, one at a time. */
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(work).finally(() => {
-      this.known = undefined;
-    });
+    const result = this.writes.then(() => this.kept.change(work));
     this.writes = result.catch(() => undefined);
     return result;
   }
