@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { childRequestId, FrameClaims, framePrefix, PageSnapshot } from '../../protocol';
-import { askFrame, askFrameOrSkip, contextTab, FRAME_TIMEOUT_MS, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { askFrame, askFrameOrSkip, askPageAgent, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { defineTool } from './tool';
 
@@ -79,11 +79,7 @@ export const snapshot = defineTool({
     // the probe's round trip is not added to the page's own walk. Only a page without the agent yet
     // waits for it, and is then asked again (the request never reached it, so nothing ran twice).
     const injected = injectPageScript(tab, PAGE_AGENT, { allFrames: true });
-    const page = askFrame(tab, 0, request(0), PageSnapshot).catch(async (error: unknown) => {
-      if (!isUndelivered(error)) throw error;
-      await injected;
-      return askFrame(tab, 0, request(0), PageSnapshot);
-    });
+    const page = askPageAgent(tab, 0, request(0), PageSnapshot, () => injected);
     // Awaited below; when the probe fails first (a page the browser protects), its error is the answer.
     page.catch(() => undefined);
     const frameIds = await injected;
