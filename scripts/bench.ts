@@ -49,7 +49,7 @@ const TARGETS = {
   contentScriptGzipKb: 25,
   coldOpenMs: 150,
   tokenP95Ms: 16,
-  agentStepMs: 150,
+  agentStepMs: 60,
   bridgeOverheadP50Ms: 5,
   bridgeOverheadP95Ms: 15,
   historyOpenMs: 20,

@@ -3,7 +3,7 @@
  * synchronously at the top level so the browser can wake this context for them.
  */
 import browser, { type Runtime } from 'webextension-polyfill';
-import { JawadError, type BackgroundEvent, type UsageRecord } from '../protocol';
+import { type BackgroundEvent, type UsageRecord } from '../protocol';
 import { ConversationStore } from '../db/conversations';
 import { HarborStore } from '../db/harbor-store';
 import { StepStore } from '../db/steps';
@@ -15,7 +15,7 @@ import { BridgeStore } from '../db/bridge-store';
 import { BridgeService } from './bridge/bridge-service';
 import { RelayConnection } from './bridge/connection';
 import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
-import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
+import { StepGate, type GateDeps } from './gate/step-gate';
 import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
 import { AgentRunner } from './agent/agent-runner';
@@ -28,7 +28,7 @@ import { createHistoryHandlers } from './history/history-handlers';
 import { MemoryService } from './memory/memory-service';
 import { createRouter } from './llm/router';
 import { createConnectionTest } from './llm/test-connection';
-import { queryActiveTab } from './page-scripts';
+import { activeTab, queryActiveTab, taskTabOf } from './page-scripts';
 import { readActivePage } from './page-reader';
 import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
@@ -65,11 +65,6 @@ const budget = new BudgetGuard(db, costs, (event) => ports.broadcast(event));
 const stream = budget.wrap(streamChat);
 const tools = createToolRegistry();
 
-function asTaskTab(tab: { id?: number; url?: string; windowId?: number; openerTabId?: number } | undefined): TaskTab | undefined {
-  if (tab?.id === undefined) return undefined;
-  return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
-}
-
 /** What the step gate needs, for the agent and the bridge alike; only where events go differs. */
 const gateDeps: Omit<GateDeps, 'emit'> = {
   tools,
@@ -78,11 +73,7 @@ const gateDeps: Omit<GateDeps, 'emit'> = {
   broker,
   describe: describePageTarget,
   tabs: {
-    async active(windowId) {
-      const tab = asTaskTab(await queryActiveTab(windowId));
-      if (!tab) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
-      return tab;
-    },
+    active: activeTab,
     url: (tabId) => browser.tabs.get(tabId).then((tab) => tab.url, () => undefined),
   },
 };
@@ -94,8 +85,8 @@ const bridge: BridgeService = new BridgeService({
   gate: new StepGate({ ...gateDeps, steps: { put: async () => undefined }, emit: (event) => bridge.onGateEvent(event) }),
   connection: (handlers) => new RelayConnection({ open: (url) => new WebSocket(url), ...handlers }),
   tabs: {
-    active: async () => asTaskTab(await queryActiveTab(undefined)),
-    get: (tabId) => browser.tabs.get(tabId).then(asTaskTab, () => undefined),
+    active: async () => taskTabOf(await queryActiveTab(undefined)),
+    get: (tabId) => browser.tabs.get(tabId).then(taskTabOf, () => undefined),
     group: async (tabId, title) => {
       const tab = await browser.tabs.get(tabId);
       await groupTab(tabId, tab.windowId ?? -1, title);

@@ -21,10 +21,22 @@ export async function queryActiveTab(windowId: number | undefined): Promise<Tabs
   return tab;
 }
 
-export async function activeTab(windowId: number | undefined): Promise<TargetTab> {
-  const tab = await queryActiveTab(windowId);
-  if (!tab?.id) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
-  return { id: tab.id, url: tab.url ?? '' };
+/** A tab as a task knows it: where it is, and which tab opened it. */
+export interface TaskTab extends TargetTab {
+  windowId: number;
+  /** The tab this one was opened from (a link with target=_blank), when the browser knows. */
+  openerTabId?: number;
+}
+
+export function taskTabOf(tab: Pick<Tabs.Tab, 'id' | 'url' | 'windowId' | 'openerTabId'> | undefined): TaskTab | undefined {
+  if (tab?.id === undefined) return undefined;
+  return { id: tab.id, url: tab.url ?? '', windowId: tab.windowId ?? -1, ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }) };
+}
+
+export async function activeTab(windowId: number | undefined): Promise<TaskTab> {
+  const tab = taskTabOf(await queryActiveTab(windowId));
+  if (!tab) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
+  return tab;
 }
 
 /**
@@ -87,14 +99,55 @@ export async function injectPageScript(tab: TargetTab, script: PageScript, where
   }
 }
 
+/**
+ * No script of Jawad's in the frame took the request: none is there (the browser says the receiving
+ * end does not exist), or only others are (the mask, the reader), which leave it unanswered. Either
+ * way nothing ran, so a request that changes nothing may be sent again once the agent is there.
+ */
+class Undelivered extends Error {
+  constructor() {
+    super('Jawad’s page script is not running in that frame.');
+  }
+}
+
+export function isUndelivered(error: unknown): boolean {
+  return error instanceof Undelivered;
+}
+
 /** Sends a request to the page script in one frame and validates the answer against `schema`. */
 export async function askFrame<S extends z.ZodMiniType>(tab: TargetTab, frameId: number, request: ContentRequest, schema: S, timeoutMs = ANSWER_TIMEOUT_MS): Promise<z.infer<S>> {
-  const raw = await withTimeout(browser.tabs.sendMessage(tab.id, request, { frameId }), timeoutMs, 'The page took too long to answer.');
+  const sent = browser.tabs.sendMessage(tab.id, request, { frameId }).catch((error: unknown) => {
+    throw error instanceof Error && /Receiving end does not exist/i.test(error.message) ? new Undelivered() : error;
+  });
+  const raw = await withTimeout(sent, timeoutMs, 'The page took too long to answer.');
+  // What no listener answered comes back undefined (webextension-polyfill makes Chrome do as Firefox does).
+  if (raw === undefined) throw new Undelivered();
   const reply = parseContentReply(raw);
   if (!reply.ok) throw new JawadError(reply.error.code, reply.error.message, reply.error.details);
   const data = schema.safeParse(reply.data);
   if (!data.success) throw new JawadError('VALIDATION_ERROR', 'The page script sent a malformed answer.', validationDetails(data.error));
   return data.data;
+}
+
+/**
+ * Asks the page agent in one frame, putting it there (`inject`, by default into that frame) only
+ * when the frame has none. Only for requests that may be sent twice (they change nothing): most go
+ * to a frame whose agent answered before, where probing first would cost a round trip each time.
+ */
+export async function askPageAgent<S extends z.ZodMiniType>(
+  tab: TargetTab,
+  frameId: number,
+  request: ContentRequest,
+  schema: S,
+  inject: () => Promise<unknown> = () => injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] }),
+): Promise<z.infer<S>> {
+  try {
+    return await askFrame(tab, frameId, request, schema);
+  } catch (error) {
+    if (!isUndelivered(error)) throw error;
+  }
+  await inject();
+  return askFrame(tab, frameId, request, schema);
 }
 
 /** A frame that has not answered by then (never loaded, hung) is left out, not waited on. */

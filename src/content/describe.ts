@@ -7,7 +7,7 @@
  */
 import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
-import type { Action, Binding, StepEffect, Target, TargetDescription } from '../protocol/messages';
+import { documentChanged, type Action, type Binding, type StepEffect, type Target, type TargetDescription } from '../protocol/messages';
 import { deepActiveElement, parseKeys, resolveTarget } from './actions';
 import { editingHost, isTextField } from './actions/editing';
 import { autocompleteOf } from './secret';
@@ -123,7 +123,7 @@ function effectOf(action: Action | undefined, element: Element, value: string | 
 }
 
 export function describeTarget(request: { target: Target; action?: Action; value?: string; expectDocument?: string }, refs: RefRegistry, documentId: string): TargetDescription {
-  if (request.expectDocument && request.expectDocument !== documentId) throw pageChanged();
+  if (request.expectDocument && request.expectDocument !== documentId) throw documentChanged();
   const { element, isPage } = resolveTarget(request.target, refs);
   const keyTarget = isPage && request.action === 'press' ? deepActiveElement() : null;
   const effect = effectOf(request.action, keyTarget ?? element, request.value);
@@ -151,16 +151,12 @@ export function describeTarget(request: { target: Target; action?: Action; value
 
 const here = () => clipText(location.href, CAPS.url);
 
-function pageChanged(): JawadError {
-  return new JawadError('STALE_REF', 'The page has changed since this step was judged (it navigated or reloaded): the step was not run. Take a new snapshot.');
-}
-
 /**
  * The approval's binding, checked just before acting: the same document, and a target that still
  * is what the user was shown (an element swapped in under the same ref or selector is not).
  */
 export function checkBinding(binding: Binding, request: { target: Target; action?: Action; value?: string }, refs: RefRegistry, documentId: string): void {
-  if (binding.documentId !== documentId) throw pageChanged();
+  if (binding.documentId !== documentId) throw documentChanged();
   const now = describeTarget(request, refs, documentId);
   const changed = (binding.role !== undefined && binding.role !== now.role) || (binding.name !== undefined && binding.name !== now.name) || (binding.url !== undefined && binding.url !== (now.effect?.destination ?? now.url));
   if (changed) {

@@ -4,7 +4,7 @@
  * between injections.
  */
 import { toErrorPayload } from '../protocol/errors';
-import { type ContentReply, FRAME_CLAIM_PATTERN } from '../protocol/messages';
+import { type ContentReply, type ContentRequest, FRAME_CLAIM_PATTERN } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { act, capOutcome } from './actions';
 import { checkBinding, describeTarget } from './describe';
@@ -14,7 +14,6 @@ import { PAGE_AGENT_INSTALLED } from './installed-flags';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
-const HANDLED = new Set(['SNAPSHOT', 'ACT', 'FRAME_CLAIMS', 'DESCRIBE', 'HIGHLIGHT']);
 const CLAIM_KEY = '__jawadFrameClaim';
 /** Kept so claims and tokens of a snapshot still in progress are not lost to a newer one. */
 const MAX_KEPT = 200;
@@ -65,30 +64,37 @@ function claimsFor(agent: Agent, tokens: string[]): Record<string, string[]> {
   return answer;
 }
 
+/** Everything but READ_PAGE, which the reader script answers. */
+type AgentRequest = Exclude<ContentRequest, { type: 'READ_PAGE' }>;
+type Handlers = { [T in AgentRequest['type']]: (payload: Extract<AgentRequest, { type: T }>['payload'], agent: Agent) => unknown };
+
+const HANDLERS: Handlers = {
+  SNAPSHOT(payload, agent) {
+    clearHighlights(); // outlines from before this snapshot may point at the wrong things now
+    agent.refs ??= new RefRegistry(payload.framePrefix);
+    const { claim, ...options } = payload;
+    if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
+    const snapshot = takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) });
+    return { ...snapshot, documents: { [options.framePrefix]: agent.documentId } };
+  },
+  FRAME_CLAIMS: (payload, agent) => ({ claims: claimsFor(agent, payload.tokens) }),
+  async ACT({ action, target, value, options, expect }, agent) {
+    const refs = (agent.refs ??= new RefRegistry());
+    if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
+    clearHighlightsEverywhere();
+    return capOutcome(await act(action, target, value, options, refs));
+  },
+  DESCRIBE: (payload, agent) => describeTarget(payload, (agent.refs ??= new RefRegistry()), agent.documentId),
+  HIGHLIGHT: (payload, agent) => answerHighlight(payload, (agent.refs ??= new RefRegistry())),
+};
+const HANDLED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));
+
 async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
   try {
-    const request = parseContentRequest(raw);
-    if (request.type === 'SNAPSHOT') {
-      clearHighlights(); // outlines from before this snapshot may point at the wrong things now
-      agent.refs ??= new RefRegistry(request.payload.framePrefix);
-      const { claim, ...options } = request.payload;
-      if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
-      const snapshot = takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) });
-      return { ok: true, data: { ...snapshot, documents: { [options.framePrefix]: agent.documentId } } };
-    }
-    if (request.type === 'FRAME_CLAIMS') return { ok: true, data: { claims: claimsFor(agent, request.payload.tokens) } };
-    if (request.type === 'ACT') {
-      const { action, target, value, options, expect } = request.payload;
-      const refs = (agent.refs ??= new RefRegistry());
-      if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
-      clearHighlightsEverywhere();
-      return { ok: true, data: capOutcome(await act(action, target, value, options, refs)) };
-    }
-    if (request.type === 'DESCRIBE') {
-      return { ok: true, data: describeTarget(request.payload, (agent.refs ??= new RefRegistry()), agent.documentId) };
-    }
-    if (request.type === 'HIGHLIGHT') return { ok: true, data: answerHighlight(request.payload, (agent.refs ??= new RefRegistry())) };
-    return { ok: false, error: { code: 'UNKNOWN_MESSAGE_TYPE', message: `Unsupported: ${request.type}` } };
+    const request = parseContentRequest(raw) as AgentRequest;
+    // The listener passes only HANDLED types, so the request's type picks its own handler.
+    const handler = HANDLERS[request.type] as (payload: AgentRequest['payload'], agent: Agent) => unknown;
+    return { ok: true, data: await handler(request.payload, agent) };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };
   }

@@ -12,7 +12,22 @@ export function isMarkedHidden(element: Element): boolean {
 }
 
 /** Pushed out of the page (left: -10000px and friends): no scrolling brings it into view. */
-export function isPushedOffPage(rect: DOMRect, view: Window | null): boolean {
+/**
+ * The window's scroll offsets and size, read once per walk: each read of a window property from
+ * the isolated world is a round through the bindings, and a walk needs them for every element.
+ */
+export interface Viewport {
+  scrollX: number;
+  scrollY: number;
+  innerWidth: number;
+  innerHeight: number;
+}
+
+export function viewportOf(view: Window): Viewport {
+  return { scrollX: view.scrollX, scrollY: view.scrollY, innerWidth: view.innerWidth, innerHeight: view.innerHeight };
+}
+
+export function isPushedOffPage(rect: DOMRect, view: Viewport | null): boolean {
   return rect.right + (view?.scrollX ?? 0) <= 0 || rect.bottom + (view?.scrollY ?? 0) <= 0;
 }
 
@@ -258,7 +273,7 @@ export function scaleOf(element: Element, rect: DOMRect): number {
  * Whether what the element contains is drawn where it can be seen: inside the clip its own
  * overflow leaves (`contentClip`) and not pushed out of the page (text-indent: -9999px).
  */
-export function contentShows(element: Element, contentClip: Clip | undefined, view: Window | null): boolean {
+export function contentShows(element: Element, contentClip: Clip | undefined, view: Viewport | null): boolean {
   const range = element.ownerDocument.createRange();
   range.selectNodeContents(element);
   const rect = range.getBoundingClientRect();
@@ -288,7 +303,8 @@ export class VisibleTree {
   private readonly blocks = new Set<Element>();
   private readonly backgrounds: BackgroundFinder;
   private readonly range: Range;
-  private readonly view: Window | null;
+  /** Read when first needed: most trees (a control's name) never measure against the page. */
+  private viewport: Viewport | null | undefined;
 
   /**
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
@@ -297,7 +313,6 @@ export class VisibleTree {
    */
   constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder() } = {}) {
     this.backgrounds = backgrounds;
-    this.view = root.ownerDocument.defaultView;
     this.range = root.ownerDocument.createRange();
     if (!rootShown && this.insideMarkedHidden(root)) {
       this.hidden.add(root);
@@ -327,6 +342,14 @@ export class VisibleTree {
   /** This text node, in an element that shows, does not show itself. */
   mutes(text: Text): boolean {
     return this.mutedText.has(text);
+  }
+
+  private view(): Viewport | null {
+    if (this.viewport === undefined) {
+      const window = this.root.ownerDocument.defaultView;
+      this.viewport = window && viewportOf(window);
+    }
+    return this.viewport;
   }
 
   /** Laid out as a block (its text starts on a line of its own). */
@@ -385,7 +408,7 @@ export class VisibleTree {
     const style = getComputedStyle(element);
     let box: DOMRect | undefined;
     const rect = () => (box ??= element.getBoundingClientRect());
-    if (style.position !== 'static' && isPushedOffPage(rect(), this.view)) return this.hide(element);
+    if (style.position !== 'static' && isPushedOffPage(rect(), this.view())) return this.hide(element);
     const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint);
     if (isEmptyClip(clip)) return this.hide(element);
     const content = overflows(style) ? clipFor(style, rect(), clip) : clip;
@@ -408,7 +431,7 @@ export class VisibleTree {
   private textShows(text: Text, clip: Clip | undefined): boolean {
     this.range.selectNodeContents(text);
     const rect = this.range.getBoundingClientRect();
-    return !isPushedOffPage(rect, this.view) && visibleIn(rect, clip);
+    return !isPushedOffPage(rect, this.view()) && visibleIn(rect, clip);
   }
 }
 

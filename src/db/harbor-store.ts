@@ -2,6 +2,7 @@ import { DEFAULT_POLICY, updateHarborPolicyForDecision, type HarborPolicy } from
 import { Grant, HarborOptions, type Decision, type PermissionLevel } from '../protocol';
 import { USER } from '../background/gate/permission-broker';
 import type { JawadDatabase } from './database';
+import { Kept } from './kept';
 
 /**
  * Where session grants live: browser.storage.session in the extension (survives the background
@@ -27,17 +28,11 @@ const principalOf = (grant: Grant) => grant.principal ?? USER;
 
 type Step = { site: string; level: PermissionLevel; critical: boolean };
 
-/**
- * Every write to grants and Harbor's options goes through this store (one instance, in the
- * background): that is what lets it keep the policy in memory between writes — every step of the
- * agent and of each bridge client reads it, and reading it cost two IndexedDB reads and one
- * storage.session read (≈ 1 ms a step).
- */
 export class HarborStore {
   /** Read-modify-write of the session list must not interleave, or a grant could be lost. */
   private writes: Promise<unknown> = Promise.resolve();
-  /** Every principal's policy as last read; dropped after each write (a read during one is not kept past it). */
-  private cached: Promise<HarborPolicy> | undefined;
+  /** Every step reads the policy, and only this store writes it. */
+  private readonly kept = new Kept(() => this.read());
 
   constructor(
     private readonly db: JawadDatabase,
@@ -54,19 +49,11 @@ export class HarborStore {
   }
 
   /** Every principal's grants (the Settings list shows whose each one is). */
-  async everyPolicy(): Promise<HarborPolicy> {
-    const reading = (this.cached ??= this.readEveryPolicy());
-    try {
-      const { grants, options } = await reading;
-      // Copies: a caller changing what it got must not change what the next step is judged on.
-      return { grants: grants.map((grant) => ({ ...grant })), options: { ...options } };
-    } catch (error) {
-      if (this.cached === reading) this.cached = undefined;
-      throw error;
-    }
+  everyPolicy(): Promise<HarborPolicy> {
+    return this.kept.get();
   }
 
-  private async readEveryPolicy(): Promise<HarborPolicy> {
+  private async read(): Promise<HarborPolicy> {
     const [siteGrants, sessionGrants, options] = await Promise.all([this.siteGrants(), this.sessionGrants(), this.options()]);
     const grants = [...siteGrants, ...sessionGrants].sort((a, b) => a.createdAt - b.createdAt);
     return { grants, options };
@@ -129,9 +116,9 @@ export class HarborStore {
     if (forSession.length > 0) await this.session.set(SESSION_GRANTS_KEY, [...(await this.sessionGrants()), ...forSession]);
   }
 
-  /** Every write goes through here: one at a time, and the policy in memory is dropped after it. */
+  /** Every change goes through here, one at a time. */
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(work).finally(() => (this.cached = undefined));
+    const result = this.writes.then(() => this.kept.change(work));
     this.writes = result.catch(() => undefined);
     return result;
   }

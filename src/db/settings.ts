@@ -9,6 +9,7 @@ import {
 } from '../protocol';
 import type { RequestShape } from '../background/llm/request-shape';
 import type { JawadDatabase } from './database';
+import { Kept } from './kept';
 
 export class SettingsStore {
   constructor(private readonly db: JawadDatabase) {}
@@ -55,16 +56,23 @@ export class SettingsStore {
     return row?.key === 'tool-modes' ? row.value[model] : undefined;
   }
 
+  /** Read before every model call; only this store writes them. */
   async requestShape(model: string): Promise<RequestShape | undefined> {
-    const row = await this.db.settings.get('request-shapes');
-    return row?.key === 'request-shapes' ? row.value[model] : undefined;
+    return (await this.shapes.get())[model];
   }
 
   async rememberRequestShape(model: string, shape: RequestShape): Promise<void> {
-    const row = await this.db.settings.get('request-shapes');
-    const shapes = row?.key === 'request-shapes' ? row.value : {};
-    await this.db.settings.put({ key: 'request-shapes', value: { ...shapes, [model]: shape } });
+    await this.shapes.change(async () => {
+      const row = await this.db.settings.get('request-shapes');
+      const shapes = row?.key === 'request-shapes' ? row.value : {};
+      await this.db.settings.put({ key: 'request-shapes', value: { ...shapes, [model]: shape } });
+    });
   }
+
+  private readonly shapes = new Kept(async (): Promise<Record<string, RequestShape>> => {
+    const row = await this.db.settings.get('request-shapes');
+    return row?.key === 'request-shapes' ? row.value : {};
+  });
 
   async rememberToolMode(model: string, mode: 'native' | 'xml'): Promise<void> {
     const row = await this.db.settings.get('tool-modes');

@@ -1,4 +1,4 @@
-import type { AgentStep } from '../protocol';
+import { INTERRUPTED_STEP, type AgentStep } from '../protocol';
 import type { JawadDatabase } from './database';
 
 /** The agent's action log: one row per step, rewritten as the step moves on. */
@@ -22,9 +22,6 @@ export class StepStore {
    * is never resumed on its own (a submit must not be replayed without asking again).
    */
   markInterrupted(): Promise<number> {
-    return this.db.steps.where('status').anyOf('asking', 'running').modify({
-      status: 'interrupted',
-      result: { success: false, summary: 'Interrupted: Jawad’s background stopped during this step.' },
-    });
+    return this.db.steps.where('status').anyOf('asking', 'running').modify({ ...INTERRUPTED_STEP });
   }
 }

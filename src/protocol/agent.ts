@@ -112,3 +112,9 @@ export const AgentStep = z.object({
   duration: z.optional(z.number()),
 });
 export type AgentStep = z.infer<typeof AgentStep>;
+
+/** What a step that was asking or running becomes when the browser stops Jawad's background. */
+export const INTERRUPTED_STEP = {
+  status: 'interrupted',
+  result: { success: false, summary: 'Interrupted: Jawad’s background stopped during this step.' },
+} as const satisfies Pick<AgentStep, 'status' | 'result'>;

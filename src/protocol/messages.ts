@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ActivityEntry, BridgeStatus, isLoopbackBridgeUrl } from './bridge';
 import { CAPS } from './caps';
-import { ErrorPayload } from './errors';
+import { ErrorPayload, JawadError } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
 import { DEFAULT_PARALLEL, MAX_PARALLEL, MAX_WORKFLOW_STEPS, PlanEdit, WorkflowPlan } from './workflow';
@@ -447,6 +447,11 @@ export const Binding = z.object({
   url: z.optional(z.string().check(z.maxLength(10_000))),
 });
 export type Binding = z.infer<typeof Binding>;
+
+/** Why a bound step did not run when its document is gone (navigated, reloaded). */
+export function documentChanged(): JawadError {
+  return new JawadError('STALE_REF', 'The page has changed since this step was judged (it navigated or reloaded): the step was not run. Take a new snapshot.');
+}
 
 /** seed 004's commands, minus snapshot (its own request). */
 /** Extra choices of get, is and scroll. */

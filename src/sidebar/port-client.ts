@@ -21,6 +21,12 @@ export interface PortClientOptions {
   onConnected: () => void;
   /** True while the sidebar waits on the background (an answer streams): reconnect at once. */
   mustStayConnected: () => boolean;
+  /**
+   * The Port dropped: the browser stopped the background, and whatever lived only in its memory
+   * (open prompts) is gone. Called after the reconnect was decided, so it can clear what made the
+   * sidebar wait without stopping the reconnect that fetches the true state.
+   */
+  onLost?: () => void;
   /** Reports events the background sent that failed validation (a bug, never silent). */
   onInvalidEvent?: (error: unknown) => void;
   connect?: () => Runtime.Port;
@@ -97,6 +103,7 @@ export class PortClient {
       if (this.closed) return;
       if (this.outbox.length > 0 || this.options.mustStayConnected()) this.scheduleReconnect();
       else this.sleep();
+      this.options.onLost?.();
     });
     this.options.onConnected();
     for (const request of this.outbox.splice(0)) this.post(request);

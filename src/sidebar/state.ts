@@ -4,6 +4,7 @@
  */
 import {
   chainRoot,
+  INTERRUPTED_STEP,
   type ActivityEntry,
   type AgentStep,
   type BackgroundEvent,
@@ -280,6 +281,26 @@ function stepsKept(state: ChatState, conversationId: string, messages: StoredMes
  */
 export function pendingPrompts(state: ChatState): AgentStep[] {
   return [...state.steps.filter((step) => step.status === 'asking'), ...(state.bridge?.prompts ?? [])];
+}
+
+/**
+ * The background went away (the browser stopped it): prompts and running steps lived only in its
+ * memory, so none of them can be answered or finish any more. They are shown as interrupted — what
+ * the restarted background records too — until its answers to the resync bring the true state
+ * (a research step waiting for the user's word, a client's prompt asked again).
+ */
+export function withBackgroundGone(state: ChatState): ChatState {
+  const interrupted = (step: AgentStep): AgentStep =>
+    step.status === 'asking' || step.status === 'running'
+      ? { ...step, ...INTERRUPTED_STEP }
+      : step;
+  return {
+    ...state,
+    steps: state.steps.map(interrupted),
+    waitingElsewhere: [],
+    budgetPrompts: [],
+    bridge: state.bridge && { ...state.bridge, prompts: [] },
+  };
 }
 
 /** The agent is mid-task: the background must not be stopped under it. */

@@ -2,7 +2,7 @@ import { computed, signal } from '@preact/signals';
 import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type PlanEdit, type ProviderSettings, type VoiceSettings } from '../protocol';
 import { saveFile } from './files';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
-import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
+import { applyEvent, initialState, withBackgroundGone, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
 
 export type View = 'chat' | 'history' | 'settings' | 'tools' | 'memory' | 'bridge' | 'research';
@@ -47,6 +47,11 @@ const client = new PortClient({
   onConnected: resync,
   // While the bridge is on, a paired client's prompt can come at any time: reconnect at once.
   mustStayConnected: () => busy() || workflowBusy.value || Boolean(state.value.bridge?.enabled),
+  onLost: () => {
+    state.value = withBackgroundGone(state.value);
+    permissionRequests.clear();
+    answeringStep.value = undefined;
+  },
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
     if (event.type === 'ERROR') {

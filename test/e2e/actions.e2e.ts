@@ -58,6 +58,20 @@ for (const browserName of browsersUnderTest()) {
       expect(await appState(page)).toContain('ordered=true');
     });
 
+    it('waits for a button that is sliding out from under a banner, whether CSS or a script moves it', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/moving.html`);
+      const snapshot = await tool(jawad, 'snapshot');
+      const refOf = (name: string) => new RegExp(`button "${name}" \\[ref=(e\\d+)\\]`).exec(snapshot.data!.text ?? '')?.[1];
+      for (const [show, mover] of [['Show with a transition', 'Confirm transition'], ['Show with a script', 'Confirm script']] as const) {
+        expect((await tool(jawad, 'click', { ref: refOf(show) })).success).toBe(true);
+        // Clicked at once, while it still moves under the banner: the click must wait until it holds still.
+        const click = await tool(jawad, 'click', { ref: refOf(mover) });
+        expect(click.error, `${mover}: ${JSON.stringify(click.error)}`).toBeUndefined();
+        expect(await appState(page)).toBe(`clicked=${mover.includes('script') ? 'script-mover' : 'css-mover'}`);
+      }
+    });
+
     it('answers a ref whose element is gone with STALE_REF, never clicking something else', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/form-app.html`);

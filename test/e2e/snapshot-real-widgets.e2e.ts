@@ -101,6 +101,33 @@ for (const browserName of browsersUnderTest()) {
       expect(await textOf(page, '#opened')).toBe('Message 3: Your invoice');
     });
 
+    it('reads a table row across: each record’s link on its record’s line, a field beside its header cell', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      expect(text).toContain('\n| | name | city |\n');
+      const noether = text.split('\n').find((line) => line.includes('Emmy Noether'));
+      expect(noether).toMatch(/^\| \[link "edit" ref=e\d+\] \| Emmy Noether \| Berlin \|$/);
+      expect(text).toContain('| Alan Turing | Manchester \\| UK |');
+      const cityLine = text.split('\n').find((line) => line.startsWith('| City |'));
+      expect(cityLine).toMatch(/^\| City \| \[textbox ref=e\d+ editable\] \|$/);
+      await click(suite.jawad, findRef(noether!, 'link', 'edit')!);
+      expect(new URL(page.url()).hash).toBe('#edit-2');
+      const field = findRef(cityLine!, 'textbox', '')!;
+      expect((await runTool(suite.jawad, 'fill', { ref: field, text: 'Paris' })).success).toBe(true);
+      expect(await page.$eval('[data-testid=city-field]', (el) => (el as HTMLInputElement).value)).toBe('Paris');
+    });
+
+    it('fills a code editor that copies its text into a hidden field only on key-up, and the form sends it', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      const editor = text.split('\n').slice(text.split('\n').indexOf('SQL command')).find((line) => line.startsWith('- textbox'));
+      const ref = findRef(editor ?? '', 'textbox', '');
+      expect(ref, text).toBeDefined();
+      expect((await runTool(suite.jawad, 'fill', { ref: ref!, text: 'SELECT 1' })).success).toBe(true);
+      await click(suite.jawad, await refOf(suite.jawad, 'button', 'Execute'));
+      expect(await textOf(page, '#ran')).toBe('SELECT 1');
+    });
+
     it('lists rows with a roving tabindex and a native checkbox hidden behind its label as a checkbox', async () => {
       const page = await open();
       const text = await snapshotText(suite.jawad);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentStep, BackgroundEvent, ChatResponsePayload, Conversation, StoredMessage } from '../../src/protocol';
-import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, type ChatState } from '../../src/sidebar/state';
+import { applyEvent, initialState, isStreaming, isWaiting, pendingPrompts, withBackgroundGone, type ChatState } from '../../src/sidebar/state';
 import { agentStep } from '../support/agent-step';
 
 const OWN = 'user-00000001';
@@ -309,5 +309,29 @@ describe('applyEvent: prompts of conversations not shown', () => {
     let state = applyEvent(showing(), permissionRequest(asking('s9', 'c2'), OTHER), own);
     state = apply(state, { type: 'CONVERSATIONS', requestId: OTHER, payload: { conversations: [conv('c1')] } });
     expect(state.waitingElsewhere).toEqual([]);
+  });
+});
+
+describe('withBackgroundGone: the browser stopped the background', () => {
+  const asking = (id: string, conversationId: string) => step(id, { conversationId, status: 'asking', promptRaised: true });
+  const bridge = { enabled: true, url: 'ws://127.0.0.1:1', state: 'connected' as const, clients: [], pairing: [], prompts: [asking('b1', '')], activity: [] };
+
+  it('shows no prompt the stopped background can no longer take an answer to, nor a step it can no longer finish', () => {
+    let state = apply(showing(), permissionRequest(asking('s1', 'c1')), logUpdate(step('s0', { status: 'done' })));
+    state = applyEvent(state, permissionRequest(asking('s9', 'c2'), OTHER), own);
+    state = { ...state, bridge, budgetPrompts: [{ id: 'p1', conversationId: 'c1', messageId: 'a1', scope: 'task', spent: 2, limit: 1 }] };
+    expect(pendingPrompts(state).map((s) => s.id)).toEqual(['s1', 'b1']);
+
+    const gone = withBackgroundGone(state);
+    expect(pendingPrompts(gone)).toEqual([]);
+    expect(isWaiting(gone)).toBe(false);
+    expect(Object.fromEntries(gone.steps.map((s) => [s.id, s.status]))).toEqual({ s0: 'done', s1: 'interrupted' });
+    expect(gone.steps.find((s) => s.id === 's1')!.result?.summary).toMatch(/background stopped/);
+    expect(gone.bridge?.enabled).toBe(true);
+  });
+
+  it('takes the restarted background’s word afterwards: a prompt it asks again is shown', () => {
+    const gone = withBackgroundGone(apply(showing(), permissionRequest(asking('s1', 'c1'))));
+    expect(pendingPrompts(apply(gone, permissionRequest(asking('s2', 'c1')))).map((s) => s.id)).toEqual(['s2']);
   });
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer, type ProviderServer, type RecordedRequest, type Reply } from './provider-server';
 import {
   callsThisTask,
+  fieldAfter,
+  findRefInLine,
   findInstructions,
   findRef,
   gullibleCalls,
@@ -124,6 +126,43 @@ describe('findRef', () => {
 
   it('ignores headings, text and frame placeholders, which have no ref', () => {
     expect(snapshotEntries(SNAPSHOT).map((entry) => entry.ref)).toEqual(['e3', 'e4', 'e5', 'e6', 'e7', 'f3e2']);
+  });
+});
+
+describe('fieldAfter', () => {
+  const FORM = ['## Login', 'System', '- combobox [ref=e1] value="MySQL"', 'Server', '- textbox "localhost" [ref=e2] [editable]', 'Password:', '- textbox [ref=e3] [editable] [secret]'].join('\n');
+
+  it('pairs a field with the line of text above it, a trailing colon aside', () => {
+    expect(fieldAfter(FORM, 'system')).toBe('e1');
+    expect(fieldAfter(FORM, 'Server', 'textbox')).toBe('e2');
+    expect(fieldAfter(FORM, 'Password')).toBe('e3');
+  });
+
+  it('reads a table row: the field in the cells after its header cell', () => {
+    const rows = ['| id | [spinbutton ref=e4] |', '| name | [combobox ref=e5] [textbox ref=e6 editable] |'].join('\n');
+    expect(fieldAfter(rows, 'name', 'textbox')).toBe('e6');
+    expect(fieldAfter(rows, 'id')).toBe('e4');
+  });
+
+  it('takes the fields after an element of that name (the ones a fieldset’s link opened)', () => {
+    const opened = ['- link "Search" [ref=e9]', '- combobox [ref=e58] value="(anywhere)"', '- searchbox [ref=e60]'].join('\n');
+    expect(fieldAfter(opened, 'Search', 'combobox')).toBe('e58');
+    expect(fieldAfter(opened, 'Search', 'searchbox')).toBe('e60');
+  });
+
+  it('skips fields of other roles and finds nothing without the label', () => {
+    expect(fieldAfter(FORM, 'System', 'textbox')).toBe('e2');
+    expect(fieldAfter(FORM, 'Username')).toBeUndefined();
+  });
+});
+
+describe('findRefInLine', () => {
+  const TABLE = ['| | name | city |', '| [link "edit" ref=e1] | Ada | London |', '| [link "edit" ref=e2] | Emmy | Berlin |'].join('\n');
+
+  it('finds the control on the line of one record', () => {
+    expect(findRefInLine(TABLE, 'emmy', 'link', 'edit')).toBe('e2');
+    expect(findRefInLine(TABLE, /London/, 'link', 'edit')).toBe('e1');
+    expect(findRefInLine(TABLE, 'Alan', 'link', 'edit')).toBeUndefined();
   });
 });
 

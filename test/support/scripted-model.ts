@@ -202,6 +202,36 @@ function squash(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
+/**
+ * The ref of the first element with this role after a line that reads `label` (a trailing colon
+ * aside; text, a row's first cell or an element's name): how a reader pairs a field with the label
+ * beside it when the page does not tie them together (forms laid out as tables, a header cell then
+ * the field's cell, the fields a fieldset's link opens).
+ */
+export function fieldAfter(snapshotText: string, label: NameMatcher, role: RoleMatcher = undefined): string | undefined {
+  const lines = snapshotText.split('\n');
+  const at = lines.findIndex((line) => matches(label, leadingText(line).replace(/:$/, '')));
+  if (at < 0) return undefined;
+  return snapshotEntries(lines.slice(at).join('\n')).find((entry) => matches(role, entry.role))?.ref;
+}
+
+/** A line's text, a table row's first cell (`| City | [textbox ref=e3] |`), or the name on a ref line (a fieldset's toggle). */
+function leadingText(line: string): string {
+  const text = line.trim();
+  if (text.startsWith('- ')) return snapshotEntries(text)[0]?.name ?? '';
+  return (text.startsWith('|') ? (text.split(/(?<!\\)\|/)[1] ?? '') : text).trim();
+}
+
+/**
+ * The ref of the first element with this role and name on the first line that says `text`: in a
+ * table written a row a line, the "edit" link of one record.
+ */
+export function findRefInLine(snapshotText: string, text: string | RegExp, role: RoleMatcher, name: NameMatcher): string | undefined {
+  const says = (line: string) => (typeof text === 'string' ? line.toLowerCase().includes(text.toLowerCase()) : text.test(line));
+  const line = snapshotText.split('\n').find(says);
+  return line === undefined ? undefined : findRef(line, role, name);
+}
+
 /** The ref of the first element with this role and name in the snapshot text, or undefined. */
 export function findRef(snapshotText: string, role: RoleMatcher, name: NameMatcher): string | undefined {
   return snapshotEntries(snapshotText).find((entry) => matches(role, entry.role) && matches(name, entry.name))?.ref;
@@ -240,6 +270,10 @@ export interface AgentContext {
   snapshotText: string | undefined;
   /** findRef on the latest snapshot; throws (naming what it saw) when there is no such element. */
   findRef(role: RoleMatcher, name: NameMatcher): string;
+  /** fieldAfter on the latest snapshot; throws (naming what it saw) when there is no such field. */
+  fieldAfter(label: NameMatcher, role?: RoleMatcher): string;
+  /** findRefInLine on the latest snapshot; throws (naming what it saw) when there is no such element. */
+  findRefInLine(text: string | RegExp, role: RoleMatcher, name: NameMatcher): string;
 }
 
 /** A step: a tool call, a final answer, or a function of what came back so far returning either. */
@@ -248,6 +282,10 @@ export type ScriptStep = PlannedCall | string | ((context: AgentContext) => Plan
 export interface ScriptOptions {
   /** The answer after the last step (default "Done."). */
   final?: string | ((context: AgentContext) => string);
+}
+
+function notSeen(what: string, snapshotText: string | undefined): never {
+  throw new Error(`scripted model: no ${what} in the latest snapshot:\n${snapshotText ?? '(no snapshot taken yet)'}`);
 }
 
 function agentContext(request: RecordedRequest): AgentContext {
@@ -262,9 +300,15 @@ function agentContext(request: RecordedRequest): AgentContext {
     snapshotText,
     findRef(role, name) {
       const ref = snapshotText === undefined ? undefined : findRef(snapshotText, role, name);
-      if (ref) return ref;
-      const seen = snapshotText ?? '(no snapshot taken yet)';
-      throw new Error(`scripted model: no ${String(role ?? 'element')} named ${String(name)} in the latest snapshot:\n${seen}`);
+      return ref ?? notSeen(`${String(role ?? 'element')} named ${String(name)}`, snapshotText);
+    },
+    fieldAfter(label, role) {
+      const ref = snapshotText === undefined ? undefined : fieldAfter(snapshotText, label, role);
+      return ref ?? notSeen(`${String(role ?? 'field')} after the text ${String(label)}`, snapshotText);
+    },
+    findRefInLine(text, role, name) {
+      const ref = snapshotText === undefined ? undefined : findRefInLine(snapshotText, text, role, name);
+      return ref ?? notSeen(`${String(role ?? 'element')} named ${String(name)} on a line saying ${String(text)}`, snapshotText);
     },
   };
 }

@@ -114,7 +114,9 @@ export class AgentRunner {
     }
   }
 
-  private outcome(state: LoopState, status: AgentOutcome['status']): AgentOutcome {
+  /** Ends the task once its steps are stored (a step's last write is not waited for when it is made). */
+  private async outcome(state: LoopState, status: AgentOutcome['status']): Promise<AgentOutcome> {
+    await state.gated.settled();
     return { status, ...(state.sawUsage ? { usage: state.usage } : {}) };
   }
 

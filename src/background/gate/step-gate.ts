@@ -25,19 +25,14 @@ import {
 import { JawadError } from '../../protocol/errors';
 import { checkPermission, isGrantable, siteOf, type HarborPolicy } from '../harbor';
 import type { ToolOutcome, ToolRegistry } from '../tools/registry';
+import type { TaskTab } from '../page-scripts';
 import { deniedForModel, resultForModel, resultText, summarise } from '../agent/tool-results';
 import { LoopDetector } from '../agent/loop-detector';
 import { classifyStep, originOf, type StepClass } from './classify';
 import { guardStep, PageDataLedger, TaskScope, type ApprovedSite } from './guard';
 import type { PermissionBroker } from './permission-broker';
 
-export interface TaskTab {
-  id: number;
-  url: string;
-  windowId: number;
-  /** The tab this one was opened from (a link with target=_blank), when the browser knows. */
-  openerTabId?: number;
-}
+export type { TaskTab };
 
 /** What the gate asks the page: the target, and what the action would do to it. */
 export type DescribeRequest = Extract<ContentRequest, { type: 'DESCRIBE' }>['payload'];
@@ -89,11 +84,38 @@ export class GatedTask {
   /** Per tab, the document each frame's snapshot refs came from (refs restart at e1 on every page). */
   readonly snapshotDocuments = new Map<number, Record<string, string>>();
 
+  /** The steps' writes, one after the other: a later version of a step never lands before an earlier one. */
+  private writes: Promise<void> = Promise.resolve();
+  /** A write nobody waited for that failed: reported at the task's next step or its end. */
+  private unreportedFailure: unknown;
+
   constructor(
     readonly task: GateTask,
     readonly windowId: number,
     readonly scope: TaskScope,
   ) {}
+
+  /** Queues a write; with `wait` false the caller goes on, and a failure is reported by `settled`. */
+  write(work: () => Promise<unknown>, wait: boolean): Promise<void> {
+    const done = this.writes.then(work).then(() => undefined);
+    this.writes = done.catch((error: unknown) => {
+      if (!wait) this.unreportedFailure ??= error;
+    });
+    return wait ? done : Promise.resolve();
+  }
+
+  /** Throws a failed write nobody waited for (once), without waiting for the ones under way. */
+  reportFailedWrite(): void {
+    const failure = this.unreportedFailure;
+    this.unreportedFailure = undefined;
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Resolves once every write queued so far has landed; rejects with a failed one nobody waited for. */
+  async settled(): Promise<void> {
+    await this.writes;
+    this.reportFailedWrite();
+  }
 }
 
 /** Where one step leaves the task. */
@@ -121,11 +143,6 @@ interface Judged {
   /** The page itself refused before anything ran (the refs are stale): tell the proposer. */
   refused?: JawadError;
 }
-
-const ACTION_OF: Record<string, DescribeRequest['action']> = {
-  click: 'click', double_click: 'dblclick', fill: 'fill', type_text: 'type', press_key: 'press', select_option: 'select',
-  check: 'check', uncheck: 'uncheck', hover: 'hover', focus: 'focus', scroll: 'scroll', get: 'get', is: 'is',
-};
 
 function parseArguments(raw: string): Record<string, unknown> | undefined {
   try {
@@ -159,6 +176,7 @@ export class StepGate {
 
   /** One tool call, from proposal to result. */
   async step(state: GatedTask, call: ProposedCall): Promise<StepEnd> {
+    state.reportFailedWrite();
     const params = parseArguments(call.arguments);
     const tab = await this.tabOf(state.task, state.windowId);
     // A tab one of the task's tabs opened (a link to a new tab) is the task's too.
@@ -247,7 +265,7 @@ export class StepGate {
     const value = effects.keys ? params[effects.keys] : effects.typesKeys && effects.text ? params[effects.text] : undefined;
     const request: DescribeRequest = {
       target: wanted,
-      ...(ACTION_OF[base.tool] ? { action: ACTION_OF[base.tool] } : {}),
+      action: effects.target,
       ...(typeof value === 'string' ? { value } : {}),
       ...(expectDocument ? { expectDocument } : {}),
     };
@@ -300,7 +318,7 @@ export class StepGate {
   private async execute(state: GatedTask, judged: Judged, params: Record<string, unknown>): Promise<StepEnd> {
     const { step, tab, binding } = judged;
     if (state.task.signal.aborted) return this.stoppedBeforeStart(state, step);
-    await this.save(state, step);
+    await this.save(state, step, step.level !== 'read-only');
     const tool = this.deps.tools.get(step.tool);
     const outcome = await this.deps.tools.execute(step.tool, params, {
       requestId: step.requestId,
@@ -323,7 +341,7 @@ export class StepGate {
       result: { success: outcome.success, summary: summarise(step.tool, outcome, step.target), ...(outcome.error ? { error: outcome.error } : {}) },
       duration: outcome.duration,
     };
-    await this.save(state, finished);
+    await this.save(state, finished, false);
     if (cancelled) return { forModel: resultForModel(step.tool, outcome), outcome, stop: 'You stopped the task.' };
     const loop = state.loops.record(step.tool, params, outcome.success);
     return { forModel: resultForModel(step.tool, outcome), outcome, ...(loop ? { stop: `I stopped because I was going round in circles: ${loop}` } : {}) };
@@ -366,12 +384,17 @@ export class StepGate {
     };
   }
 
-  /** Stores the step and tells the sidebars; the step list keeps the latest version of each. */
-  private async save(state: GatedTask, step: AgentStep): Promise<void> {
+  /**
+   * Stores the step and tells the sidebars; the step list keeps the latest version of each. `wait`:
+   * whether the step may go on only once the write has landed — before anything that may change a
+   * page runs, and before a prompt, so that a restarted background finds them (a read needs no such
+   * record: it can simply run again).
+   */
+  private async save(state: GatedTask, step: AgentStep, wait = true): Promise<void> {
     const at = state.steps.findIndex((known) => known.id === step.id);
     if (at === -1) state.steps.push(step);
     else state.steps[at] = step;
-    await this.deps.steps.put(step);
+    await state.write(() => this.deps.steps.put(step), wait);
     this.deps.emit({ type: 'ACTION_LOG_UPDATE', requestId: state.task.eventRequestId, payload: { step } });
   }
 }

@@ -1,5 +1,6 @@
 import type { Budgets, CostReport, CostRow, ModelPrice } from '../../protocol';
 import type { JawadDatabase } from '../../db/database';
+import { Kept } from '../../db/kept';
 import { dayOf, DEFAULT_PRICES, groupCosts } from './cost';
 
 const REPORT_DAYS = 30;
@@ -21,14 +22,19 @@ export class CostService {
     return { ...DEFAULT_PRICES, ...(await this.customPrices()) };
   }
 
-  async budgets(): Promise<Budgets> {
-    const row = await this.db.settings.get('budgets');
-    return row?.key === 'budgets' ? row.value : {};
+  /** Read before every model call (the budget guard); only this service writes them. */
+  budgets(): Promise<Budgets> {
+    return this.keptBudgets.get();
   }
 
   async saveBudgets(budgets: Budgets): Promise<void> {
-    await this.db.settings.put({ key: 'budgets', value: budgets });
+    await this.keptBudgets.change(() => this.db.settings.put({ key: 'budgets', value: budgets }));
   }
+
+  private readonly keptBudgets = new Kept(async (): Promise<Budgets> => {
+    const row = await this.db.settings.get('budgets');
+    return row?.key === 'budgets' ? row.value : {};
+  });
 
   /** A price the user sets for `provider/model`; null goes back to the built-in default (if any). */
   async savePrice(key: string, price: ModelPrice | null): Promise<void> {

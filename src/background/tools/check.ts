@@ -7,7 +7,7 @@ export const check = defineTool({
   description: 'Tick a checkbox, radio button or switch (does nothing if it already is), and confirm it is ticked.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, toggles: true },
+  effects: { target: 'check', toggles: true },
   run: (params, context) => runPageAction(context, 'check', targetOf(params)),
 });
 
@@ -16,6 +16,6 @@ export const uncheck = defineTool({
   description: 'Untick a checkbox or switch (does nothing if it already is), and confirm it is unticked.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, toggles: true },
+  effects: { target: 'uncheck', toggles: true },
   run: (params, context) => runPageAction(context, 'uncheck', targetOf(params)),
 });

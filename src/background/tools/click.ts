@@ -7,6 +7,6 @@ export const click = defineTool({
   description: 'Click an element (by ref from the snapshot, or CSS selector). Scrolls it into view first; refuses if another element covers it.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, activates: true },
+  effects: { target: 'click', activates: true },
   run: (params, context) => runPageAction(context, 'click', targetOf(params)),
 });

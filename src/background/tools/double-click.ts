@@ -7,6 +7,6 @@ export const doubleClick = defineTool({
   description: 'Double-click an element (by ref from the snapshot, or CSS selector); refuses if another element covers it.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, activates: true },
+  effects: { target: 'dblclick', activates: true },
   run: (params, context) => runPageAction(context, 'dblclick', targetOf(params)),
 });

@@ -7,6 +7,6 @@ export const fill = defineTool({
   description: 'Replace the text of a field (input, textarea, editable area) with the given text, and report the value the field then holds.',
   params: z.object({ ...targetParams, text: z.string().check(z.maxLength(100_000)) }).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, text: 'text' },
+  effects: { target: 'fill', text: 'text' },
   run: (params, context) => runPageAction(context, 'fill', targetOf(params), params.text),
 });

@@ -7,6 +7,6 @@ export const focus = defineTool({
   description: 'Give an element keyboard focus.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'read-only',
-  effects: { target: true },
+  effects: { target: 'focus' },
   run: (params, context) => runPageAction(context, 'focus', targetOf(params)),
 });

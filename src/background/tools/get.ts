@@ -11,7 +11,7 @@ export const get = defineTool({
     name: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
   }),
   level: 'read-only',
-  effects: { target: true, readsValue: true },
+  effects: { target: 'get', readsValue: true },
   inertParams: ['what', 'name'],
   run: ({ what, name, ...target }, context) => runPageAction(context, 'get', targetOf(target), undefined, { what, ...(name ? { name } : {}) }),
 });

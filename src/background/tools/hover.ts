@@ -7,6 +7,6 @@ export const hover = defineTool({
   description: 'Move the pointer over an element, e.g. to open a menu that appears on hover.',
   params: z.object(targetParams).check(needsOneTarget),
   level: 'read-only',
-  effects: { target: true },
+  effects: { target: 'hover' },
   run: (params, context) => runPageAction(context, 'hover', targetOf(params)),
 });

@@ -7,7 +7,7 @@ export const is = defineTool({
   description: 'Check an element’s state: visible, enabled, checked or editable. Answers true or false.',
   params: z.object({ ...targetParams, what: z.enum(['visible', 'enabled', 'checked', 'editable']) }).check(needsOneTarget),
   level: 'read-only',
-  effects: { target: true },
+  effects: { target: 'is' },
   inertParams: ['what'],
   run: ({ what, ...target }, context) => runPageAction(context, 'is', targetOf(target), undefined, { what }),
 });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, CAPS, childRequestId, clipText, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
-import { askFrame, contextTab, injectPageScript, PAGE_AGENT } from '../page-scripts';
+import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT } from '../page-scripts';
 import type { ToolContext } from './tool';
 
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
@@ -82,19 +82,26 @@ export async function runPageAction(context: ToolContext, action: Action, target
     payload: { action, target, options, ...(value === undefined ? {} : { value }), ...(context.binding ? { expect: context.binding } : {}) },
   };
   const tab = await contextTab(context);
-  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(target.ref)] });
-  if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameOfRef(target.ref), request, ActionOutcome);
+  const frameId = frameOfRef(target.ref);
+  // A bound step was judged by this frame's agent a moment ago: when it is gone, so is the document
+  // the step was approved on, and a fresh agent must not be put there to act on the new page.
+  if (!context.binding) await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
+  if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
   const navigation = watchNavigation(tab.id);
-  const answer = await askFrame(tab, frameOfRef(target.ref), request, ActionOutcome).catch((error: unknown) => error as Error);
+  const answer = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => error as Error);
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
   const navigatedTo = await navigation.settle(context.signal, answerLost || (!(answer instanceof Error) && answer.navigates === true));
   // A page that unloads at once can drop the agent's answer; the navigation says the action worked.
   if (answer instanceof Error) {
     if (navigatedTo) return { action, target: target.ref ?? target.selector ?? 'the page', navigatedTo };
-    throw answer;
+    return rethrow(answer, context);
   }
   return navigatedTo ? { ...answer, navigatedTo } : answer;
+}
+
+function rethrow(error: unknown, context: ToolContext): never {
+  throw context.binding && isUndelivered(error) ? documentChanged() : error;
 }
 
 /** What DESCRIBE takes: the target, and the action and value whose effect the page should judge. */
@@ -104,6 +111,5 @@ export type DescribePayload = Extract<ContentRequest, { type: 'DESCRIBE' }>['pay
 export async function describePageTarget(context: { requestId: string; windowId?: number; tabId?: number }, payload: DescribePayload): Promise<TargetDescription> {
   const request = { type: 'DESCRIBE' as const, requestId: childRequestId(context.requestId, 'describe'), payload };
   const tab = await contextTab(context);
-  await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameOfRef(payload.target.ref)] });
-  return askFrame(tab, frameOfRef(payload.target.ref), request, TargetDescription);
+  return askPageAgent(tab, frameOfRef(payload.target.ref), request, TargetDescription);
 }

@@ -11,7 +11,7 @@ export const scroll = defineTool({
     amount: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
   }),
   level: 'read-only',
-  effects: { target: true },
+  effects: { target: 'scroll' },
   run: ({ direction, amount, ...target }, context) =>
     runPageAction(context, 'scroll', targetOf(target), undefined, { ...(direction ? { direction } : {}), ...(amount ? { amount } : {}) }),
 });

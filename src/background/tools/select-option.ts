@@ -10,6 +10,6 @@ export const selectOption = defineTool({
     'Reports what the list then shows; when no option fits, the error lists them.',
   params: z.object({ ...targetParams, option: z.string().check(z.minLength(1), z.maxLength(500)) }).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, text: 'option' },
+  effects: { target: 'select', text: 'option' },
   run: (params, context) => runPageAction(context, 'select', targetOf(params), params.option),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { childRequestId, FrameClaims, framePrefix, PageSnapshot } from '../../protocol';
-import { askFrame, askFrameOrSkip, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { askFrame, askFrameOrSkip, askPageAgent, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { defineTool } from './tool';
 
@@ -73,17 +73,20 @@ export const snapshot = defineTool({
   async run(params, context) {
     const { requestId } = context;
     const tab = await contextTab(context);
-    const frameIds = await injectPageScript(tab, PAGE_AGENT, { allFrames: true });
     const chain = childRequestId(requestId, 'snapshot');
+    const request = (frameId: number, claim?: string) => ({ type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: framePrefix(frameId), ...(claim ? { claim } : {}) } });
+    // The page walks while every frame is probed for the agent (and given it where it lacks one):
+    // the probe's round trip is not added to the page's own walk. Only a page without the agent yet
+    // waits for it, and is then asked again (the request never reached it, so nothing ran twice).
+    const injected = injectPageScript(tab, PAGE_AGENT, { allFrames: true });
+    const page = askPageAgent(tab, 0, request(0), PageSnapshot, () => injected);
+    // Awaited below; when the probe fails first (a page the browser protects), its error is the answer.
+    page.catch(() => undefined);
+    const frameIds = await injected;
     const frameOfClaim = newClaims(frameIds);
     const claimOf = new Map([...frameOfClaim].map(([claim, frameId]) => [frameId, claim]));
     // Every frame walks itself (and posts its claim to its parent); each parent tags its visible iframes.
-    const ask = (frameId: number) => {
-      const claim = claimOf.get(frameId);
-      const payload = { ...params, framePrefix: framePrefix(frameId), ...(claim ? { claim } : {}) };
-      return askFrameOrSkip(tab, frameId, { type: 'SNAPSHOT' as const, requestId: chain, payload }, PageSnapshot);
-    };
-    const page = ask(0);
+    const ask = (frameId: number) => askFrameOrSkip(tab, frameId, request(frameId, claimOf.get(frameId)), PageSnapshot);
     // A frame still walking FRAME_GRACE_MS after the page is done (hung, still loading) is left
     // out and said to be, rather than holding the whole snapshot up to its time limit.
     const grace = page.then(() => new Promise<undefined>((done) => setTimeout(done, FRAME_GRACE_MS)), () => undefined);

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 
-import type { Binding, PermissionLevel } from '../../protocol';
+import type { Action, Binding, PermissionLevel } from '../../protocol';
 
 export type { PermissionLevel };
 
@@ -31,8 +31,11 @@ export interface ToolContext {
  * that takes text, a URL, keys or a tab without declaring it fails the registry test.
  */
 export interface ToolEffects {
-  /** Acts on an element (ref/selector), which the page is asked about before anything is done. */
-  target?: boolean;
+  /**
+   * The page action it does to an element (ref/selector). Before anything is done the page is asked
+   * what the element is and what this action would do to it (submit, follow a link, flip a toggle).
+   */
+  target?: Action;
   /** The parameter whose text goes into the page (typed, filled, chosen). */
   text?: string;
   /** The parameter whose keys are pressed. */

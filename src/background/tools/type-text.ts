@@ -7,6 +7,6 @@ export const typeText = defineTool({
   description: 'Type text after what a field already holds, one keystroke at a time (for search boxes that react to typing); reports the field’s value.',
   params: z.object({ ...targetParams, text: z.string().check(z.minLength(1), z.maxLength(100_000)) }).check(needsOneTarget),
   level: 'interact',
-  effects: { target: true, text: 'text', typesKeys: true },
+  effects: { target: 'type', text: 'text', typesKeys: true },
   run: (params, context) => runPageAction(context, 'type', targetOf(params), params.text),
 });

@@ -164,18 +164,24 @@ export async function typeText(element: Element, label: string, text: string): P
   return { value: textOf(target) };
 }
 
-/** Replaces an editor's whole content: select it all, then insert the text line by line (Enter between lines). */
+/**
+ * Replaces an editor's whole content: select it all, then insert the text line by line (Enter
+ * between lines). It ends with the key-up a typist's last key gives: editors that copy their
+ * content into a hidden form field on key events (Adminer's SQL editor) otherwise submit the old text.
+ */
 function fillEditor(host: HTMLElement, text: string): void {
   host.focus({ preventScroll: true });
   getSelection()?.selectAllChildren(host);
   if (!text) {
     edit(host, 'deleteContentBackward');
-    return;
+  } else {
+    text.replace(/\r\n?/g, '\n').split('\n').forEach((line, index) => {
+      if (index > 0) edit(host, 'insertParagraph');
+      if (line) edit(host, 'insertText', line);
+    });
   }
-  text.replace(/\r\n?/g, '\n').split('\n').forEach((line, index) => {
-    if (index > 0) edit(host, 'insertParagraph');
-    if (line) edit(host, 'insertText', line);
-  });
+  const last = [...text].at(-1);
+  host.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
 }
 
 /** Replaces the text of a field or editor and reports what it holds afterwards. */

@@ -68,9 +68,13 @@ export async function prepare(element: Element, label: string): Promise<Element>
   if (!target.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !takesClicksUnseen(target)) {
     throw new JawadError('NOT_VISIBLE', `${label} is not visible, so a person could not click it.`);
   }
-  // Already where a click lands on it: scrolling anyway could make a virtualised list re-render it away.
-  if (!receivesClickNow(target)) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  const rect = await settle(target);
+  // A click that would land on it now goes to it now: the events are sent to the element itself, so
+  // it moving a moment later cannot make them land elsewhere, and scrolling anyway could make a
+  // virtualised list re-render it away. Otherwise scroll to it and let it come to rest (lazy loading,
+  // layout shifts, a panel sliding out from under a banner) before judging what would take the click.
+  const hitNow = receivesClickNow(target);
+  if (!hitNow) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const rect = hitNow ? target.getBoundingClientRect() : await settle(target);
   // Pages remove elements as they scroll into view (lazy lists, re-renders): never click what took the place.
   if (!target.isConnected) throw new JawadError('STALE_REF', `${label} was removed from the page as it was scrolled to. Take a new snapshot.`);
   const cover = coveredBy(target, rect, window);

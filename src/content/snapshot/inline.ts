@@ -45,6 +45,44 @@ export function isInlineBlock(element: Element): boolean {
   return pieces >= 2 && (plainText || plainElements.some((child) => /\S/.test(child.textContent ?? '')));
 }
 
+const CELL_TAGS = new Set(['td', 'th']);
+const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+/** Controls whose insides (options, an icon) are not read into a line. */
+const OPAQUE = new Set(['select', 'textarea', 'button', 'svg']);
+
+/** Nothing but text and inline elements inside (a cell holding a field, a link, a bold word). */
+function readsInline(element: Element): boolean {
+  const stack = Array.from(element.children);
+  while (stack.length > 0) {
+    const child = stack.pop()!;
+    if (!PHRASING.has(child.localName) || child.shadowRoot) return false;
+    if (!OPAQUE.has(child.localName)) stack.push(...Array.from(child.children));
+  }
+  return true;
+}
+
+export function isCell(element: Element): boolean {
+  return CELL_TAGS.has(element.localName) || CELL_ROLES.has(element.getAttribute('role') ?? '');
+}
+
+/**
+ * A table row to write as one line, cell after cell: a row of a data table or of a form laid out
+ * as a table is read across (which "edit" link belongs to which record, which field to which
+ * header cell), and one cell a line loses that. Only rows whose cells all read inline.
+ */
+export function isTableRow(element: Element): boolean {
+  if (element.localName !== 'tr' && element.getAttribute('role') !== 'row') return false;
+  const cells = element.children;
+  if (cells.length < 2) return false;
+  for (const cell of Array.from(cells)) if (!isCell(cell) || !readsInline(cell)) return false;
+  return true;
+}
+
+/** `| a | b |`, the way markdown writes a table row (a `|` inside a cell escaped). */
+export function rowLine(cells: readonly string[]): string {
+  return `|${cells.map((cell) => (cell ? ` ${cell.replace(/\|/g, '\\|')} |` : ' |')).join('')}`;
+}
+
 /**
  * How an inline element shows in the line: a string for a control (its ref, written in place),
  * 'skip' for what cannot be seen, 'read' to read its text.

@@ -7,7 +7,7 @@ import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
-import { inlineText, isInlineBlock, type InlinePart } from './inline';
+import { inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
 import { pageText } from './page-text';
 import { accessibleName } from './name';
 import { popupOwners } from './popups';
@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
-import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, visibleIn, VisibleTree } from '../visibility';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -50,7 +50,7 @@ interface Walk {
   elementCount: number;
   partial: boolean;
   deadline: number;
-  view: Window;
+  view: Viewport;
   backgrounds: BackgroundFinder;
   /** Boxes of out-of-flow elements (fixed, sticky, absolute): what can sit on top of others. */
   overlays: DOMRect[];
@@ -122,7 +122,7 @@ function quote(text: string): string {
 }
 
 /** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
-function isShown(painted: boolean, rect: DOMRect, view: Window, clip: Clip | undefined): boolean {
+function isShown(painted: boolean, rect: DOMRect, view: Viewport, clip: Clip | undefined): boolean {
   if (!painted) return false;
   if (isPushedOffPage(rect, view)) return false;
   return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
@@ -145,7 +145,7 @@ function contains(ancestor: Element, node: Element): boolean {
 }
 
 /** What sits over an element's centre and would take a click meant for it, described briefly. */
-export function coveredBy(element: Element, rect: DOMRect, view: Window): string | undefined {
+export function coveredBy(element: Element, rect: DOMRect, view: Viewport): string | undefined {
   const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;
@@ -225,12 +225,13 @@ export function takesClicksUnseen(element: Element): boolean {
   return rect.width > 1 && rect.height > 1;
 }
 
-/** A block's text and inline controls as one line, the controls' refs in place. */
-function emitInline(walk: Walk, element: Element): void {
+/**
+ * How each element inside a block written as one line shows in it: skipped, read, or its ref.
+ * The one visibility rule holds inside the block too: clipped, scaled-away or invisible-ink parts stay out.
+ */
+function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlinePart {
   const line = walk.lines.length;
-  // The one visibility rule inside the block too: clipped, scaled-away or invisible-ink parts stay out.
-  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
-  const partOf = (child: Element): InlinePart => {
+  return (child: Element): InlinePart => {
     if (SKIPPED.has(child.localName) || child.getAttribute('aria-hidden') === 'true') return 'skip';
     const painted = child.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     const role = roleOf(child);
@@ -244,8 +245,27 @@ function emitInline(walk: Walk, element: Element): void {
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, true)}]`;
   };
-  const text = inlineText(element, partOf, (node) => !tree.mutes(node));
+}
+
+/** A block's text and inline controls as one line, the controls' refs in place. */
+function emitInline(walk: Walk, element: Element): void {
+  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
+  const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
+}
+
+/** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
+function emitRow(walk: Walk, row: Element): void {
+  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds });
+  const partOf = inlineParts(walk, tree);
+  const shows = (node: Text) => !tree.mutes(node);
+  const cells: string[] = [];
+  for (const cell of Array.from(row.children)) {
+    const part = partOf(cell);
+    if (part === 'read') cells.push(inlineText(cell, partOf, shows));
+    else if (part !== 'skip') cells.push(part);
+  }
+  if (cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(cells)));
 }
 
 function ownText(element: Element): string {
@@ -365,6 +385,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, rect, inherited.scrolledInto);
   else if (shown && role === 'heading') {
     if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk.backgrounds), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+  } else if (shown && !insideControl && isTableRow(element)) {
+    emitRow(walk, element);
+    return [];
   } else if (shown && !insideControl && !namesControl(walk, element) && isInlineBlock(element)) {
     if (readable()) emitInline(walk, element);
     return [];
@@ -488,7 +511,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     elementCount: 0,
     partial: false,
     deadline: performance.now() + options.timeBudgetMs,
-    view: doc.defaultView ?? window,
+    view: viewportOf(doc.defaultView ?? window),
     backgrounds: new BackgroundFinder(),
     overlays: [],
     coverChecks: [],

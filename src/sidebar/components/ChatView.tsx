@@ -6,7 +6,6 @@ import { MessageItem } from './MessageItem';
 import { BudgetPrompt } from './BudgetPrompt';
 import { ErrorBanner } from './ErrorBanner';
 import { PermissionPrompt } from './PermissionPrompt';
-import { Icon } from './Icon';
 import { lazyView } from './lazy';
 
 /** Opened from an answer's Trace button: its code loads then, not with the chat. */

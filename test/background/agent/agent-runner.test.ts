@@ -39,9 +39,9 @@ function tools(): ToolRegistry {
   const target = { ref: z.optional(z.string()), selector: z.optional(z.string()) };
   const list: Tool[] = [
     defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false }) }),
-    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true }, run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
-    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', effects: { target: true, text: 'text' }, run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
-    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', effects: { target: true, keys: 'keys' }, run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
+    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true }, run: async ({ ref }) => (ran.push(`click ${ref}`), { action: 'click', target: ref }) }),
+    defineTool({ name: 'fill', description: 'f', params: z.object({ ...target, text: z.string() }), level: 'interact', effects: { target: 'fill', text: 'text' }, run: async ({ ref, text }) => (ran.push(`fill ${ref} ${text}`), { action: 'fill', target: ref, value: text }) }),
+    defineTool({ name: 'press_key', description: 'p', params: z.object({ ...target, keys: z.string() }), level: 'interact', effects: { target: 'press', keys: 'keys' }, run: async ({ keys }) => (ran.push(`press ${keys}`), { action: 'press', target: 'page' }) }),
     defineTool({ name: 'open_url', description: 'o', params: z.object({ url: z.string() }), level: 'navigate', effects: { url: 'url' }, run: async ({ url }) => (ran.push(`open ${url}`), { id: 1, url, title: '', active: true }) }),
     defineTool({ name: 'broken', description: 'b', params: z.object({}), level: 'read-only', effects: {}, run: async () => { throw new Error('it broke'); } }),
   ] as Tool[];
@@ -301,7 +301,7 @@ describe('the step gate under the agent', () => {
     return new ToolRegistry([
       defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async () => ({ url: SHOP, title: 'Cart', text: SNAPSHOT_TEXT, refs: [], elementCount: 9, partial: false, documents: { '': 'd-first' } }) }),
       defineTool({
-        name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true },
+        name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true },
         run: async ({ ref }, context) => {
           seen.push({ tabId: context.tabId, binding: context.binding, visibleTabs: context.visibleTabs });
           await onRun?.(context.signal);
@@ -391,5 +391,53 @@ describe('AgentRunner in a research step (an approved plan as scope)', () => {
     await runner(model([[['click', { ref: 'e1' }]], 'Added.'])).run(t);
     expect(prompts()).toEqual([]);
     expect(ran).toEqual(['click e1']);
+  });
+});
+
+describe('AgentRunner storing its steps', () => {
+  /** Holds each put of a step in a given state until released, recording the order writes land in. */
+  function heldStore(hold: (step: AgentStep) => boolean) {
+    const landed: string[] = [];
+    const held: Array<() => void> = [];
+    const put = async (step: AgentStep) => {
+      if (hold(step)) await new Promise<void>((release) => held.push(release));
+      landed.push(`${step.tool} ${step.status}`);
+      return steps.put(step);
+    };
+    return { store: { put } as unknown as StepStore, landed, held: () => held.length, release: () => held.splice(0).forEach((go) => go()) };
+  }
+
+  it('acts on the page only once the step’s record has landed, so a restarted background knows it may have run', async () => {
+    const { store, landed, held, release } = heldStore((step) => step.tool === 'click' && step.status === 'running');
+    await harbor.decide('allow-site', { site: 'http://127.0.0.1', level: 'interact', critical: false });
+    const running = new AgentRunner({ ...deps(model([[['click', { ref: 'e1' }]], 'Added.'])), steps: store }).run(task().task);
+    await expect.poll(held).toBe(1);
+    // Everything the runner could do without the write happens in this task's microtasks: let them all run.
+    await new Promise((drained) => setTimeout(drained, 0));
+    expect(ran).toEqual([]);
+    release();
+    await running;
+    expect(ran).toEqual(['click e1']);
+    expect(landed).toEqual(['click running', 'click done']);
+  });
+
+  it('keeps the order of a step’s writes and finishes the task only once they all landed', async () => {
+    const { store, landed, release } = heldStore((step) => step.tool === 'snapshot' && step.status === 'running');
+    let finished = false;
+    const running = new AgentRunner({ ...deps(model([[['snapshot', {}]], 'Read it.'])), steps: store }).run(task().task).then((outcome) => ((finished = true), outcome));
+    // A read runs at once, its writes queued behind the held one.
+    await expect.poll(() => requests.length).toBe(2);
+    expect(finished).toBe(false);
+    release();
+    expect(await running).toMatchObject({ status: 'complete' });
+    expect(landed).toEqual(['snapshot running', 'snapshot done']);
+    expect((await finalSteps()).map((s) => s.status)).toEqual(['done']);
+  });
+
+  it('ends the task with the error when a step’s record could not be stored', async () => {
+    const full = { put: async () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); } } as unknown as StepStore;
+    const run = new AgentRunner({ ...deps(model([[['snapshot', {}]], [['snapshot', {}]], 'Read it.'])), steps: full }).run(task().task);
+    await expect(run).rejects.toThrow('quota');
+    expect(requests.length).toBeLessThanOrEqual(2);
   });
 });

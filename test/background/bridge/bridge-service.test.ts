@@ -31,7 +31,7 @@ function registry(): ToolRegistry {
   const target = { ref: z.optional(z.string()) };
   return new ToolRegistry([
     defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async (_p, { tabId }) => (ran.push(`snapshot ${tabId}`), { url: PAGE.url, title: 'Form', text: '- button "Save" [ref=e1]', refs: [], elementCount: 1, partial: false }) }),
-    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: true, activates: true }, run: async ({ ref }, { tabId }) => (ran.push(`click ${ref} in ${tabId}`), { action: 'click' }) }),
+    defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true }, run: async ({ ref }, { tabId }) => (ran.push(`click ${ref} in ${tabId}`), { action: 'click' }) }),
     defineTool({ name: 'new_tab', description: 'n', params: z.object({ url: z.string() }), level: 'navigate', effects: { url: 'url', opensTab: true }, run: async ({ url }) => (tabs.set(NEW.id, { ...NEW, url }), ran.push(`open ${url}`), { id: NEW.id }) }),
     defineTool({ name: 'list_tabs', description: 'l', params: z.object({}), level: 'read-only', effects: { tabList: true }, run: async (_p, { visibleTabs }) => [...tabs.values()].filter((tab) => visibleTabs?.includes(tab.id)).map((tab) => tab.id) }),
     defineTool({ name: 'switch_tab', description: 't', params: z.object({ tabId: z.int() }), level: 'navigate', effects: { tab: 'tabId' }, run: async ({ tabId }) => (ran.push(`switch ${tabId}`), { id: tabId }) }),

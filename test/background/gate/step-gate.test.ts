@@ -26,7 +26,7 @@ beforeEach(async () => {
       description: 'g',
       params: z.object({ ref: z.optional(z.string()), what: z.enum(['title', 'value']) }),
       level: 'read-only',
-      effects: { target: true, readsValue: true },
+      effects: { target: 'get', readsValue: true },
       run: async ({ what }) => ({ value: what === 'title' ? 'Account' : 'hunter2' }),
     }),
   ] as Tool[]);

@@ -7,19 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { freePort, startPhpServer } from './php-server';
 
 const MEDIAWIKI = '/usr/share/mediawiki';
 export const WIKI_ADMIN = { user: 'Admin', password: 'Jawad-test-pass-1' };
 
-export interface MediaWiki {
-  url: string;
+export interface MediaWiki extends RealApp {
   /** GET api.php with these parameters (format=json added). */
   api(params: Record<string, string>): Promise<Record<string, unknown>>;
   /** The wikitext of a page's latest revision and who made it, or null when there is no such page. */
   latest(title: string): Promise<{ content: string; user: string } | null>;
-  stop(): Promise<void>;
 }
 
 /** Sends every request through MediaWiki's entry points with this wiki's settings. */

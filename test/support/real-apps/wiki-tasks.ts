@@ -3,29 +3,9 @@
  * scripted model that finds its targets by role and name in the snapshot text it is given, as a
  * real model does, and each checked in the wiki's own state (its API) — never in the DOM.
  */
-import type { Responder } from '../provider-server';
 import { scriptedAgent, snapshotEntries, type AgentContext, type ScriptStep } from '../scripted-model';
+import { expectThat, type AppTask } from './app-task';
 import { WIKI_ADMIN, type MediaWiki } from './mediawiki';
-
-export interface WikiTask {
-  name: string;
-  /** What the user asks. */
-  prompt: string;
-  /** Where the tab starts, relative to the wiki. */
-  start: string;
-  /**
-   * What shows the start page finished loading, as a person would wait for it (the wiki's scripts
-   * turn its forms into widgets after load); the model never sees this.
-   */
-  ready?: string;
-  model(wiki: MediaWiki): Responder;
-  /** Throws unless the wiki's own state shows the task done (`answer`: what the agent told the user). */
-  verify(wiki: MediaWiki, finalUrl: string, answer: string): Promise<void>;
-}
-
-function expectThat(condition: boolean, message: string): void {
-  if (!condition) throw new Error(message);
-}
 
 /** Logging in, from the login form. */
 const logIn: ScriptStep[] = [
@@ -51,7 +31,7 @@ function newTitleField(ctx: AgentContext): string {
 }
 
 /** In this order: moving the main page comes last, as the search reads it. */
-export const WIKI_TASKS: WikiTask[] = [
+export const WIKI_TASKS: AppTask<MediaWiki>[] = [
   {
     name: 'log in and create a page',
     prompt: `Log in as ${WIKI_ADMIN.user} and create the page “${NOTES}” saying: ${NOTES_TEXT}`,

@@ -1,0 +1,50 @@
+/**
+ * One describe block per browser that starts a real application once, runs its tasks through the
+ * agent (each from a logged-out tab, allowing every step once) and checks each in the
+ * application's own state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAgentTask } from '../../../cli/agent-task';
+import type { ProviderServer } from '../../support/provider-server';
+import { latestSnapshotText } from '../../support/scripted-model';
+import type { AppTask, RealApp } from '../../support/real-apps/app-task';
+import { browsersUnderTest } from './extension-browser';
+import { useReadyJawad } from './flows';
+
+function lastSnapshot(provider: ProviderServer): string {
+  const last = provider.requests.findLast((request) => latestSnapshotText(request) !== undefined);
+  return (last && latestSnapshotText(last)) ?? '(none)';
+}
+
+export function describeAppTasks<App extends RealApp>(title: string, start: () => Promise<App>, tasks: readonly AppTask<App>[]): void {
+  for (const browserName of browsersUnderTest()) {
+    describe(`${title} in ${browserName}`, () => {
+      const suite = useReadyJawad(browserName);
+      let app: App;
+      beforeAll(async () => {
+        app = await start();
+      }, 300_000);
+      afterAll(async () => {
+        await app?.stop();
+      });
+
+      for (const task of tasks) {
+        it(task.name, async () => {
+          // Each task starts logged out, whatever the one before did.
+          const blank = await suite.jawad.openTab(`${app.url}/robots.txt`);
+          await blank.deleteCookie(...(await blank.cookies()));
+          await blank.close();
+          const page = await suite.jawad.openTab(`${app.url}${task.start}`);
+          if (task.ready) await page.waitForSelector(task.ready, { timeout: 30_000 });
+          suite.provider.setResponder(task.model(app));
+          const outcome = await runAgentTask(suite.jawad.host, { task: task.prompt, approve: () => 'allow-once', timeoutMs: 90_000 });
+          const failures = outcome.steps.filter((step) => step.status !== 'done').map((step) => `${step.tool}: ${step.status} ${JSON.stringify(step.result ?? null)}`);
+          expect(failures).toEqual([]);
+          if (outcome.answer.error) throw new Error(`${outcome.answer.error.message}\n\nThe model's last snapshot, whole:\n${lastSnapshot(suite.provider)}`);
+          expect(outcome.answer.status).toBe('complete');
+          await task.verify(app, page.url(), outcome.answer.content);
+        }, 120_000);
+      }
+    });
+  }
+}
