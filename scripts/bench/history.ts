@@ -1,6 +1,6 @@
 /**
- * History at scale, in the real extension: import a 100k-message, 20k-step archive, then time
- * opening a conversation (last 50 messages), a search, a memory recall and an export, each as the
+ * History at scale, in the real extension: import a 100k-message, 20k-step archive, wait until the
+ * import has unpacked its rows, then time opening a conversation (last 50 messages), a search, a memory recall and an export, each as the
  * round trip of its protocol message from an extension page (what the sidebar waits for, minus
  * rendering). The import is timed from its first part to the background's answer.
  */
@@ -16,6 +16,8 @@ export interface HistoryResult {
   size: HistorySize;
   archiveMB: number;
   importMs: number;
+  /** From the import's answer until its packed rows are all rows of their own (src/db/import-queue.ts). */
+  unpackMs: number;
   openMs: Summary;
   firstSearchMs: number;
   searchMs: Summary;
@@ -47,8 +49,11 @@ interface BenchState {
 }
 
 interface Job {
-  /** import: fetch the archive and send it in parts · call: one protocol message per payload, each timed. */
-  kind: 'import' | 'call';
+  /**
+   * import: fetch the archive and send it in parts · call: one protocol message per payload, each
+   * timed · unpacked: wait until the database's import queue is empty.
+   */
+  kind: 'import' | 'call' | 'unpacked';
   url?: string;
   chunk?: number;
   type?: string;
@@ -93,6 +98,28 @@ function startJob(job: Job): void {
       const list = Array.isArray(payload) && parts > 0 ? payload : [payload];
       for (const item of list) bench.port.postMessage({ type, requestId, payload: item });
     });
+  /** Reads the extension's own database (this page shares its origin) until no chunk is queued. */
+  const untilUnpacked = async (): Promise<number> => {
+    const started = performance.now();
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('jawad');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    try {
+      for (;;) {
+        const count = await new Promise<number>((resolve, reject) => {
+          const request = db.transaction('importQueue').objectStore('importQueue').count();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        if (count === 0) return performance.now() - started;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      db.close();
+    }
+  };
   const run = async (): Promise<number[]> => {
     if (job.kind === 'import') {
       const text = await (await fetch(job.url!)).text();
@@ -100,6 +127,7 @@ function startJob(job: Job): void {
       const parts = Array.from({ length: count }, (_, index) => ({ transferId: 'bench-import', index, count, text: text.slice(index * job.chunk!, (index + 1) * job.chunk!), apply: true }));
       return [await send('IMPORT_PART', parts, 'IMPORT_RESULT', count)];
     }
+    if (job.kind === 'unpacked') return [await untilUnpacked()];
     const times: number[] = [];
     for (const payload of job.payloads!) times.push(await send(job.type!, payload, job.until!, 0));
     return times;
@@ -143,11 +171,12 @@ export async function measureHistory(host: Page, chunk: number, log: (line: stri
     const queries = [words[3]!, words[40]!, words[900]!, words[15_000]!, `${words[5]} ${words[60]}`, `${words[200]} ${words[7]}`, words[120]!.slice(0, 3), `${words[2]} ${words[11]} ${words[30]}`];
     const conversations = ['bench-c0', ...Array.from({ length: 19 }, (_, i) => `bench-c${1 + Math.floor((i * (size.conversations - 2)) / 19)}`)];
     const [importMs] = await job(host, { kind: 'import', url: server.url, chunk });
+    const [unpackMs] = await job(host, { kind: 'unpacked' });
     const open = await job(host, { kind: 'call', type: 'OPEN_CONVERSATION', payloads: conversations.map((conversationId) => ({ conversationId })), until: 'CONVERSATION' });
     const [firstSearch, ...search] = await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [queries[0], ...queries].map((query) => ({ query })), until: 'SEARCH_RESULTS' });
     const recall = await job(host, { kind: 'call', type: 'PREVIEW_RECALL', payloads: queries.map((query) => ({ question: `${query} and what else?` })), until: 'RECALL' });
     const [exportMs] = await job(host, { kind: 'call', type: 'EXPORT_ARCHIVE', payloads: [{ transferId: 'bench-export' }], until: 'ARCHIVE_PART' });
-    return { size, archiveMB: text.length / 1e6, importMs: importMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
+    return { size, archiveMB: text.length / 1e6, importMs: importMs!, unpackMs: unpackMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
   } finally {
     await server.close();
   }

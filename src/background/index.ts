@@ -19,6 +19,7 @@ import type { TabOwnersState } from './bridge/tab-owners';
 import { StepGate, type GateDeps, type TaskTab } from './gate/step-gate';
 import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
+import { drainImports } from '../db/import-queue';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
@@ -135,6 +136,8 @@ const ready = (async () => {
   await steps.markInterrupted();
   await allowProviderOrigin((await settings.load())?.baseUrl);
   await workflows.resume();
+  // An import the previous background had not finished unpacking (src/db/import-queue.ts).
+  void drainImports(db).catch((error: unknown) => console.warn('Jawad: imported rows stay queued until the next start', error));
 })();
 
 const chat: ChatService = new ChatService({
