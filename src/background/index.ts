@@ -138,6 +138,8 @@ const ready = (async () => {
   await workflows.resume();
   // An import the previous background had not finished unpacking (src/db/import-queue.ts).
   void drainImports(db).catch((error: unknown) => console.warn('Jawad: imported rows stay queued until the next start', error));
+  // Memory's recall needs the word index for every question: read it before the first one.
+  void search.ready();
 })();
 
 const chat: ChatService = new ChatService({

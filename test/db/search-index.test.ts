@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase, type MessageRow } from '../../src/db/database';
 import { SearchIndex } from '../../src/db/search-index';
@@ -53,6 +53,46 @@ describe('SearchIndex', () => {
     await store.addMessage(message('m1', 'c1', 'orphan kettle'));
     await db.conversations.delete('c1');
     expect(await found('kettle')).toEqual([]);
+  });
+});
+
+describe('SearchIndex saved to the database', () => {
+  it('is read back by the next background instead of being rebuilt from every row', async () => {
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    await search.ready();
+    await search.save();
+    const next = new SearchIndex(db);
+    // What every background start does: it changes nothing, so the saved copy stays good.
+    await store.markInterrupted();
+    await new StepStore(db).markInterrupted();
+    const readRows = vi.spyOn(db.messages, 'toArray');
+    expect((await next.search('kettle')).map((hit) => hit.snippet.text)).toEqual(['The kettle is blue']);
+    expect(readRows).not.toHaveBeenCalled();
+  });
+
+  it('is deleted by the first write after it, so a background that stops before saving again leaves no stale copy', async () => {
+    await store.addMessage(message('m1', 'c1', 'Thinking…'));
+    await search.ready();
+    await search.save();
+    await store.updateMessage('m1', { content: 'Buy a new kettle' });
+    await vi.waitFor(async () => expect(await db.searchSnapshot.count()).toBe(0));
+    expect((await new SearchIndex(db).search('kettle')).map((hit) => hit.id)).toEqual(['m1']);
+  });
+
+  it('is not trusted when the rows it covers changed in number behind its back', async () => {
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    await search.ready();
+    await search.save();
+    // A background that never loaded the index (no change feed followed) wrote this row.
+    await db.searchSnapshot.get('history').then((row) => db.messages.add(message('m2', 'c2', 'A red kettle', 2)).then(() => db.searchSnapshot.put(row!)));
+    expect((await new SearchIndex(db).search('kettle')).map((hit) => hit.id).sort()).toEqual(['m1', 'm2']);
+  });
+
+  it('saves itself a while after the last write', async () => {
+    const quick = new SearchIndex(db, 10);
+    await quick.ready();
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    await vi.waitFor(async () => expect(await db.searchSnapshot.get('history')).toMatchObject({ messages: 1, steps: 0 }));
   });
 });
 
