@@ -30,12 +30,11 @@ function Thinking({ text, live }: { text: string; live: boolean }) {
   );
 }
 
+/** Before the usage records arrive (or without any): the tokens the stream reported, in the cost meter's words. */
 function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   return (
     <span class="usage" title="Tokens used by this reply">
-      {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out tokens
-      {usage.cachedInputTokens ? ` · ${usage.cachedInputTokens.toLocaleString()} cached` : ''}
-      {usage.reasoningTokens ? ` · ${usage.reasoningTokens.toLocaleString()} thinking` : ''}
+      {formatTokens(usage)} tokens
     </span>
   );
 }
