@@ -56,7 +56,8 @@ async function unpack(db: JawadDatabase, id: string): Promise<void> {
     if (!chunk) return;
     const table = chunk.table === 'messages' ? db.messages : db.steps;
     await (table as Dexie.Table<QueuedRow, string>).bulkAdd(chunk.rows).catch((error: unknown) => {
-      if (!(error instanceof Dexie.BulkError)) throw error;
+      // Only "that id exists" is skipped; anything else (a full disk) fails the chunk, which stays queued.
+      if (!(error instanceof Dexie.BulkError) || !error.failures.every((failure) => failure.name === 'ConstraintError')) throw error;
     });
     await db.importQueue.delete(id);
   });
