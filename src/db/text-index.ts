@@ -175,17 +175,24 @@ export class TextIndex<M> {
       renumbered[i] = live.length;
       live.push(slot);
     });
+    // Sized first, then filled: one typed array, no 7-million-element intermediate list.
+    let size = 0;
+    for (const list of this.postings.values()) size += list.length;
+    const postings = new Uint32Array(size);
     const terms: string[] = [];
-    const offsets: number[] = [0];
-    const postings: number[] = [];
+    const offsets = new Uint32Array(this.postings.size + 1);
+    let end = 0;
     for (const [term, list] of this.postings) {
+      const start = end;
       for (let i = 0; i < list.length; i += 2) {
         const slot = renumbered[list[i]!]!;
-        if (slot >= 0) postings.push(slot, list[i + 1]!);
+        if (slot < 0) continue;
+        postings[end++] = slot;
+        postings[end++] = list[i + 1]!;
       }
-      if (postings.length === offsets.at(-1)) continue;
+      if (end === start) continue;
       terms.push(term);
-      offsets.push(postings.length);
+      offsets[terms.length] = end;
     }
     return {
       keys: live.map((slot) => slot.key),
@@ -193,8 +200,8 @@ export class TextIndex<M> {
       lengths: Uint32Array.from(live, (slot) => slot.length),
       hashes: Uint32Array.from(live, (slot) => slot.hash),
       terms,
-      offsets: Uint32Array.from(offsets),
-      postings: Uint32Array.from(postings),
+      offsets: offsets.slice(0, terms.length + 1),
+      postings: postings.slice(0, end),
     };
   }
 
