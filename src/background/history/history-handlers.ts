@@ -88,7 +88,7 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
         usage: await db.usage.where('requestId').startsWith(`${root}:`).toArray(),
       };
       const entries = buildTrace(root, rows, await costs.prices());
-      reply({ type: 'TRACE', requestId: request.requestId, payload: { root, conversationId: from.conversationId, from: from.id, entries } });
+      reply({ type: 'TRACE', requestId: request.requestId, payload: { root, conversationId: from.conversationId, from: from.id, fromRequestId: from.requestId, entries } });
     },
     SAVE_BUDGETS: async (request, { broadcast }) => {
       await costs.saveBudgets(request.payload);

@@ -112,7 +112,7 @@ export function MessageItem({ message, steps, canRetry, cost, focused }: { messa
           {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
           {cost ? <Cost row={cost} /> : message.usage && <Usage usage={message.usage} />}
           {message.status !== 'streaming' && (
-            <button type="button" class="link-button" aria-label="Trace this answer" onClick={() => openTrace(message.id)}>
+            <button type="button" class="link-button" aria-label="Trace this answer" onClick={() => openTrace({ messageId: message.id })}>
               Trace
             </button>
           )}
