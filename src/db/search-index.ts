@@ -4,7 +4,7 @@ import type { JawadDatabase, MessageRow, RowChange } from './database';
 import { parseQuery, snippet, TextIndex, type Query, type Ranked, type TextIndexData } from './text-index';
 
 export interface HistoryDocMeta {
-  kind: 'message' | 'step';
+  kind: 'message' | 'step' | 'report';
   conversationId: string;
   messageId: string;
   createdAt: number;
@@ -25,8 +25,11 @@ export function stepText(step: AgentStep): string {
   return [step.thinking, step.tool, step.target?.name, step.result?.summary, step.url, ...params].filter(Boolean).join('\n');
 }
 
+/** A research report is saved as a message under the workflow's `report-…` request link. */
+const isReport = (row: MessageRow) => /(^|:)report-[0-9a-f]+$/.test(row.requestId);
+
 function messageDoc(row: MessageRow) {
-  const meta: HistoryDocMeta = { kind: 'message', conversationId: row.conversationId, messageId: row.id, createdAt: row.createdAt, ...(row.forgotten ? { forgotten: true } : {}) };
+  const meta: HistoryDocMeta = { kind: isReport(row) ? 'report' : 'message', conversationId: row.conversationId, messageId: row.id, createdAt: row.createdAt, ...(row.forgotten ? { forgotten: true } : {}) };
   return { key: `m:${row.id}`, text: row.content, meta };
 }
 
@@ -122,7 +125,7 @@ export class SearchIndex {
         for (const key of change.keys) index.remove(`${prefix}${String(key)}`);
         return;
       case 'clear':
-        index.removeWhere((meta) => meta.kind === (change.table === 'messages' ? 'message' : 'step'));
+        index.removeWhere((meta) => (meta.kind === 'step') === (change.table === 'steps'));
         return;
       case 'range-deleted':
         this.index = undefined;
@@ -144,7 +147,7 @@ export class SearchIndex {
       mode: 'any',
       minTerms: 2,
       limit,
-      filter: (meta) => meta.kind === 'message' && meta.conversationId !== exclude && !meta.forgotten,
+      filter: (meta) => meta.kind !== 'step' && meta.conversationId !== exclude && !meta.forgotten,
     });
     return this.withText(ranked);
   }
@@ -152,7 +155,7 @@ export class SearchIndex {
   /** The hits with their documents' text, read from the database; a hit whose row went is dropped. */
   private async withText(ranked: Ranked<HistoryDocMeta>[]): Promise<RankedText[]> {
     const idOf = (hit: Ranked<HistoryDocMeta>) => hit.key.slice(2);
-    const messages = await this.db.messages.bulkGet(ranked.filter((hit) => hit.meta.kind === 'message').map(idOf));
+    const messages = await this.db.messages.bulkGet(ranked.filter((hit) => hit.meta.kind !== 'step').map(idOf));
     const steps = await this.db.steps.bulkGet(ranked.filter((hit) => hit.meta.kind === 'step').map(idOf));
     const texts = new Map<string, string>([
       ...messages.filter((row) => row !== undefined).map((row): [string, string] => [`m:${row.id}`, row.content]),

@@ -60,7 +60,8 @@ export const Snippet = z.object({
 export type Snippet = z.infer<typeof Snippet>;
 
 export const SearchHit = z.object({
-  kind: z.enum(['message', 'step']),
+  /** report: a research workflow's report (a message whose request link is `report-…`). */
+  kind: z.enum(['message', 'step', 'report']),
   id: z.string(),
   conversationId: z.string(),
   conversationTitle: z.string(),

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase, type MessageRow } from '../../src/db/database';
 import { SearchIndex } from '../../src/db/search-index';
+import { parseQuery } from '../../src/db/text-index';
 import { StepStore } from '../../src/db/steps';
 import { agentStep } from '../support/agent-step';
 
@@ -47,6 +48,13 @@ describe('SearchIndex', () => {
     expect(await found('kettle')).toEqual(['message:m2']);
     await store.clear();
     expect(await found('tulips')).toEqual([]);
+  });
+
+  it('tells a research report from other messages, and memory recalls it too', async () => {
+    await store.addMessage({ ...message('report-w1', 'c1', 'Boreal sells the trail jacket for less'), role: 'assistant', requestId: 'user-0000000a:workflow-0000000b:report-0000000c' });
+    await store.addMessage({ ...message('m2', 'c1', 'Which trail jacket is cheapest?', 2), requestId: 'user-0000000a' });
+    expect((await search.search('trail jacket ')).map((hit) => `${hit.kind}:${hit.id}`).sort()).toEqual(['message:m2', 'report:report-w1']);
+    expect((await search.related(parseQuery('boreal trail jacket '), 'other', 3)).map((hit) => hit.text)).toEqual(['Boreal sells the trail jacket for less', 'Which trail jacket is cheapest?']);
   });
 
   it('leaves out hits whose conversation is gone', async () => {
