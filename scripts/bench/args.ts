@@ -14,12 +14,14 @@ export interface BenchOptions {
   /** Agent steps (snapshot + click each) in the agent-overhead measurement. */
   agentSteps: number;
   outDir: string;
+  /** `--only history`: measure history at scale alone (bundle sizes are always printed). */
+  historyOnly: boolean;
 }
 
 /** A bad command line: print the message and the usage, not a stack. */
 export class UsageError extends Error {}
 
-const USAGE = `Usage: tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 20] [--tokens 200] [--delay 15] [--agent-steps 15] [--build] [--out bench-out]`;
+const USAGE = `Usage: tsx scripts/bench.ts [--browsers chromium,firefox] [--runs 20] [--tokens 200] [--delay 15] [--agent-steps 15] [--build] [--out bench-out] [--only history]`;
 
 function positiveInt(name: string, raw: string | undefined, min: number, max = 100_000): number {
   const value = Number(raw);
@@ -35,7 +37,7 @@ function browserList(raw: string | undefined): BrowserName[] {
 }
 
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { browsers: ['chromium', 'firefox'], build: false, runs: 20, tokens: 200, delayMs: 15, agentSteps: 15, outDir: 'bench-out' };
+  const options: BenchOptions = { browsers: ['chromium', 'firefox'], build: false, runs: 20, tokens: 200, delayMs: 15, agentSteps: 15, outDir: 'bench-out', historyOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
     // Flags take their value as `--flag value` or `--flag=value`.
@@ -48,6 +50,10 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       case '--agent-steps': options.agentSteps = positiveInt('--agent-steps', value(), 3, 200); break;
       case '--out': options.outDir = value() ?? options.outDir; break;
       case '--build': options.build = true; break;
+      case '--only':
+        if (value() !== 'history') throw new UsageError(`--only takes history\n${USAGE}`);
+        options.historyOnly = true;
+        break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: throw new UsageError(`Unknown option ${flag}\n${USAGE}`);
     }

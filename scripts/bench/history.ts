@@ -1,13 +1,13 @@
 /**
- * History at scale, in the real extension: import a 100k-message, 20k-step archive, then time
- * opening a conversation (last 50 messages), a search, a memory recall and an export, each as the
+ * History at scale, in the real extension: import a 100k-message, 20k-step archive, wait until the
+ * import has unpacked its rows, then time opening a conversation (last 50 messages), a search, a memory recall and an export, each as the
  * round trip of its protocol message from an extension page (what the sidebar waits for, minus
  * rendering). The import is timed from its first part to the background's answer.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
-import { sleep } from '../../test/e2e/support/extension-browser';
+import { sleep, type JawadBrowser } from '../../test/e2e/support/extension-browser';
 import { evalIn } from './pages';
 import { BENCH_SIZE, benchArchive, type HistorySize } from './history-data';
 import { summarize, type Summary } from './stats';
@@ -16,8 +16,12 @@ export interface HistoryResult {
   size: HistorySize;
   archiveMB: number;
   importMs: number;
+  /** From the import's answer until its packed rows are all rows of their own (src/db/import-queue.ts). */
+  unpackMs: number;
   openMs: Summary;
   firstSearchMs: number;
+  /** The first search of a background started after the index was saved. */
+  searchAfterRestartMs: number;
   searchMs: Summary;
   recallMs: Summary;
   exportMs: number;
@@ -47,8 +51,13 @@ interface BenchState {
 }
 
 interface Job {
-  /** import: fetch the archive and send it in parts · call: one protocol message per payload, each timed. */
-  kind: 'import' | 'call';
+  /**
+   * import: fetch the archive and send it in parts · call: one protocol message per payload, each
+   * timed · settled: wait until a table of the database holds `rows` rows.
+   */
+  kind: 'import' | 'call' | 'settled';
+  table?: string;
+  rows?: number;
   url?: string;
   chunk?: number;
   type?: string;
@@ -93,6 +102,28 @@ function startJob(job: Job): void {
       const list = Array.isArray(payload) && parts > 0 ? payload : [payload];
       for (const item of list) bench.port.postMessage({ type, requestId, payload: item });
     });
+  /** Reads the extension's own database (this page shares its origin) until a table holds so many rows. */
+  const settled = async (table: string, rows: number): Promise<number> => {
+    const started = performance.now();
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('jawad');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    try {
+      for (;;) {
+        const count = await new Promise<number>((resolve, reject) => {
+          const request = db.transaction(table).objectStore(table).count();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        if (count === rows) return performance.now() - started;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      db.close();
+    }
+  };
   const run = async (): Promise<number[]> => {
     if (job.kind === 'import') {
       const text = await (await fetch(job.url!)).text();
@@ -100,6 +131,7 @@ function startJob(job: Job): void {
       const parts = Array.from({ length: count }, (_, index) => ({ transferId: 'bench-import', index, count, text: text.slice(index * job.chunk!, (index + 1) * job.chunk!), apply: true }));
       return [await send('IMPORT_PART', parts, 'IMPORT_RESULT', count)];
     }
+    if (job.kind === 'settled') return [await settled(job.table!, job.rows!)];
     const times: number[] = [];
     for (const payload of job.payloads!) times.push(await send(job.type!, payload, job.until!, 0));
     return times;
@@ -133,7 +165,7 @@ async function job(host: Page, spec: Job): Promise<number[]> {
   }
 }
 
-export async function measureHistory(host: Page, chunk: number, log: (line: string) => void, size = BENCH_SIZE): Promise<HistoryResult> {
+export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser, 'host' | 'stopBackground'>, chunk: number, log: (line: string) => void, size = BENCH_SIZE): Promise<HistoryResult> {
   const { archive, words } = benchArchive(size);
   const text = JSON.stringify(archive);
   log(`  history: ${archive.messages.length.toLocaleString('en')} messages, ${archive.steps.length.toLocaleString('en')} steps, ${(text.length / 1e6).toFixed(1)} MB archive…`);
@@ -143,11 +175,16 @@ export async function measureHistory(host: Page, chunk: number, log: (line: stri
     const queries = [words[3]!, words[40]!, words[900]!, words[15_000]!, `${words[5]} ${words[60]}`, `${words[200]} ${words[7]}`, words[120]!.slice(0, 3), `${words[2]} ${words[11]} ${words[30]}`];
     const conversations = ['bench-c0', ...Array.from({ length: 19 }, (_, i) => `bench-c${1 + Math.floor((i * (size.conversations - 2)) / 19)}`)];
     const [importMs] = await job(host, { kind: 'import', url: server.url, chunk });
+    const [unpackMs] = await job(host, { kind: 'settled', table: 'importQueue', rows: 0 });
     const open = await job(host, { kind: 'call', type: 'OPEN_CONVERSATION', payloads: conversations.map((conversationId) => ({ conversationId })), until: 'CONVERSATION' });
     const [firstSearch, ...search] = await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [queries[0], ...queries].map((query) => ({ query })), until: 'SEARCH_RESULTS' });
+    // Then as after the browser stopped the idle background: the next one reads the saved index.
+    await job(host, { kind: 'settled', table: 'searchSnapshot', rows: 1 });
+    await stopBackground();
+    const [searchAfterRestart] = await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [{ query: queries[1] }], until: 'SEARCH_RESULTS' });
     const recall = await job(host, { kind: 'call', type: 'PREVIEW_RECALL', payloads: queries.map((query) => ({ question: `${query} and what else?` })), until: 'RECALL' });
     const [exportMs] = await job(host, { kind: 'call', type: 'EXPORT_ARCHIVE', payloads: [{ transferId: 'bench-export' }], until: 'ARCHIVE_PART' });
-    return { size, archiveMB: text.length / 1e6, importMs: importMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
+    return { size, archiveMB: text.length / 1e6, importMs: importMs!, unpackMs: unpackMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchAfterRestartMs: searchAfterRestart!, searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
   } finally {
     await server.close();
   }

@@ -18,6 +18,7 @@ import { createPopupMenu, listenForPopupMenu } from './bridge/popup-menu';
 import { StepGate, type GateDeps } from './gate/step-gate';
 import { PageCache } from '../db/page-cache';
 import { SearchIndex } from '../db/search-index';
+import { drainImports } from '../db/import-queue';
 import { AgentRunner } from './agent/agent-runner';
 import { PermissionBroker } from './gate/permission-broker';
 import { ChatService } from './chat/chat-service';
@@ -121,6 +122,10 @@ const ready = (async () => {
   await steps.markInterrupted();
   await allowProviderOrigin((await settings.load())?.baseUrl);
   await workflows.resume();
+  // An import the previous background had not finished unpacking (src/db/import-queue.ts).
+  void drainImports(db).catch((error: unknown) => console.warn('Jawad: imported rows stay queued until the next start', error));
+  // Memory's recall needs the word index for every question: read it before the first one.
+  void search.ready();
 })();
 
 const chat: ChatService = new ChatService({

@@ -6,19 +6,21 @@
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type Archive, type ImportCount, type ImportPreview } from '../protocol';
 import type { JawadDatabase } from './database';
 import type { ParsedImport } from './import-formats';
+import { allQueued, importPrefix, packRows, queuedRows } from './import-queue';
 
 const NEW_TITLES_SHOWN = 20;
 
 export async function exportArchive(db: JawadDatabase, now = Date.now()): Promise<Archive> {
-  return db.transaction('r', [db.conversations, db.messages, db.steps, db.usage, db.memories, db.settings], async () => {
+  return db.transaction('r', [db.conversations, db.messages, db.steps, db.usage, db.memories, db.settings, db.importQueue], async () => {
     const prices = await db.settings.get('prices');
     return {
       format: ARCHIVE_FORMAT,
       version: ARCHIVE_VERSION,
       exportedAt: now,
       conversations: await db.conversations.toArray(),
-      messages: await db.messages.toArray(),
-      steps: await db.steps.toArray(),
+      // Rows an import still holds packed are part of history already.
+      messages: [...(await db.messages.toArray()), ...(await allQueued(db, 'messages'))],
+      steps: [...(await db.steps.toArray()), ...(await allQueued(db, 'steps'))],
       usage: await db.usage.toArray(),
       memories: await db.memories.toArray(),
       prices: prices?.key === 'prices' ? prices.value : {},
@@ -43,25 +45,25 @@ type KeyedTable = { toCollection(): { primaryKeys(): Promise<unknown[]> }; bulkG
 /**
  * Splits incoming records into new ones, ones here already, and ones here with other content. All
  * keys of the table come in one request; only records that exist are read to compare (a fresh
- * profile reads none).
+ * profile reads none). `queued` holds rows an earlier import has not unpacked yet: they are here too.
  */
-async function sort<T>(incoming: T[], keyOf: (row: T) => string, table: KeyedTable, same: (a: T, b: T) => boolean): Promise<Sorted<T>> {
+async function sort<T>(incoming: T[], keyOf: (row: T) => string, table: KeyedTable, same: (a: T, b: T) => boolean, queued = new Map<string, unknown>()): Promise<Sorted<T>> {
   const unique = [...new Map(incoming.map((row) => [keyOf(row), row])).values()];
   const present = new Set((await table.toCollection().primaryKeys()).map(String));
   const here = unique.filter((row) => present.has(keyOf(row)));
-  const found = new Map(here.map((row, i) => [keyOf(row), i]));
   const rows = await table.bulkGet(here.map(keyOf));
-  const stored = unique.map((row) => (found.has(keyOf(row)) ? rows[found.get(keyOf(row))!] : undefined));
+  const stored = new Map<string, unknown>(queued);
+  here.forEach((row, i) => stored.set(keyOf(row), rows[i]));
   const count: ImportCount = { add: 0, same: 0, differ: 0 };
   const add: T[] = [];
-  unique.forEach((row, i) => {
-    const here = stored[i] as T | undefined;
-    if (here === undefined) {
+  for (const row of unique) {
+    const existing = stored.get(keyOf(row)) as T | undefined;
+    if (existing === undefined) {
       count.add++;
       add.push(row);
-    } else if (same(here, row)) count.same++;
+    } else if (same(existing, row)) count.same++;
     else count.differ++;
-  });
+  }
   return { count, add };
 }
 
@@ -72,20 +74,21 @@ const sameMessage = (a: Archive['messages'][number], b: Archive['messages'][numb
 
 /**
  * What importing would add (`apply` false), or adds it (`apply` true) in one transaction: either
- * all of it is written or none of it.
+ * all of it is written or none of it. Messages and steps are written packed into the import queue
+ * (src/db/import-queue.ts); `drainImports` then makes rows of them.
  */
-export async function importArchive(db: JawadDatabase, { format, archive }: ParsedImport, apply: boolean): Promise<ImportPreview> {
-  const tables = [db.conversations, db.messages, db.steps, db.usage, db.memories];
+export async function importArchive(db: JawadDatabase, { format, archive }: ParsedImport, apply: boolean, now = Date.now()): Promise<ImportPreview> {
+  const tables = [db.conversations, db.messages, db.steps, db.usage, db.memories, db.importQueue];
   return db.transaction(apply ? 'rw' : 'r', tables, async () => {
     const conversations = await sort(archive.conversations, (c) => c.id, db.conversations, (a, b) => a.createdAt === b.createdAt);
-    const messages = await sort(archive.messages, (m) => m.id, db.messages, sameMessage);
-    const steps = await sort(archive.steps, (s) => s.id, db.steps, sameJson);
+    const messages = await sort(archive.messages, (m) => m.id, db.messages, sameMessage, await queuedRows(db, 'messages'));
+    const steps = await sort(archive.steps, (s) => s.id, db.steps, sameJson, await queuedRows(db, 'steps'));
     const usage = await sort(archive.usage, (u) => u.requestId, db.usage, sameJson);
     const memories = await sort(archive.memories, (m) => m.id, db.memories, sameJson);
     if (apply) {
+      const prefix = importPrefix(now);
       await db.conversations.bulkAdd(conversations.add);
-      await db.messages.bulkAdd(messages.add);
-      await db.steps.bulkAdd(steps.add);
+      await db.importQueue.bulkAdd([...packRows('messages', messages.add, prefix), ...packRows('steps', steps.add, prefix)]);
       await db.usage.bulkAdd(usage.add);
       await db.memories.bulkAdd(memories.add);
     }

@@ -1,5 +1,6 @@
 import type { Conversation, StoredMessage } from '../protocol';
 import type { JawadDatabase, MessageRow } from './database';
+import { dropQueued, settleConversation } from './import-queue';
 
 const TITLE_CHARS = 60;
 
@@ -43,6 +44,7 @@ export class ConversationStore {
    * left out: opening a conversation reads only what the sidebar shows.
    */
   async recentMessages(conversationId: string, limit: number, focus?: string): Promise<{ messages: MessageRow[]; earlier: number }> {
+    await settleConversation(this.db, conversationId);
     const range = this.db.messages.where('[conversationId+createdAt]');
     const focused = focus ? await this.db.messages.get(focus) : undefined;
     const from = focused?.conversationId === conversationId ? focused.createdAt : Infinity;
@@ -55,7 +57,8 @@ export class ConversationStore {
     return { messages, earlier };
   }
 
-  messages(conversationId: string): Promise<MessageRow[]> {
+  async messages(conversationId: string): Promise<MessageRow[]> {
+    await settleConversation(this.db, conversationId);
     return this.db.messages
       .where('[conversationId+createdAt]')
       .between([conversationId, -Infinity], [conversationId, Infinity])
@@ -88,7 +91,8 @@ export class ConversationStore {
   }
 
   async delete(conversationId: string): Promise<void> {
-    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps], async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps, this.db.importQueue], async () => {
+      await dropQueued(this.db, conversationId);
       await this.db.messages.where('conversationId').equals(conversationId).delete();
       await this.db.steps.where('conversationId').equals(conversationId).delete();
       await this.db.conversations.delete(conversationId);
@@ -97,7 +101,8 @@ export class ConversationStore {
 
   /** Clears history: conversations, their messages and steps, and the cache of pages read. */
   async clear(): Promise<void> {
-    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps, this.db.pages], async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.conversations, this.db.steps, this.db.pages, this.db.importQueue], async () => {
+      await this.db.importQueue.clear();
       await this.db.messages.clear();
       await this.db.steps.clear();
       await this.db.conversations.clear();

@@ -1,5 +1,6 @@
 import { INTERRUPTED_STEP, type AgentStep } from '../protocol';
 import type { JawadDatabase } from './database';
+import { settleConversation } from './import-queue';
 
 /** The agent's action log: one row per step, rewritten as the step moves on. */
 export class StepStore {
@@ -10,7 +11,8 @@ export class StepStore {
   }
 
   /** The conversation's steps, or those made at or after `since` (the oldest message shown). */
-  list(conversationId: string, since = -Infinity): Promise<AgentStep[]> {
+  async list(conversationId: string, since = -Infinity): Promise<AgentStep[]> {
+    await settleConversation(this.db, conversationId);
     return this.db.steps
       .where('[conversationId+createdAt]')
       .between([conversationId, since], [conversationId, Infinity])

@@ -54,7 +54,6 @@ export interface Ranked<M> {
   key: string;
   score: number;
   meta: M;
-  text: string;
 }
 
 export interface SearchOptions<M> {
@@ -69,9 +68,34 @@ export interface SearchOptions<M> {
 const K1 = 1.2;
 const B = 0.75;
 
+/**
+ * A document as the index keeps it: not its text (the database has it; the index holds tens of
+ * megabytes less), only a hash to tell whether a rewrite changed it.
+ */
 interface Slot<M> {
-  doc: IndexedDoc<M>;
+  key: string;
+  meta: M;
   length: number;
+  hash: number;
+}
+
+/** A TextIndex as saved: flat typed arrays, which IndexedDB stores and reads back as fast as a copy. */
+export interface TextIndexData<M> {
+  keys: string[];
+  metas: M[];
+  lengths: Uint32Array;
+  hashes: Uint32Array;
+  terms: string[];
+  /** Term i's postings are postings[offsets[i]…offsets[i + 1]). */
+  offsets: Uint32Array;
+  postings: Uint32Array;
+}
+
+/** FNV-1a over the text's UTF-16 units. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
 }
 
 /**
@@ -82,7 +106,8 @@ interface Slot<M> {
 export class TextIndex<M> {
   private readonly slots: (Slot<M> | undefined)[] = [];
   private readonly slotOf = new Map<string, number>();
-  private readonly postings = new Map<string, number[]>();
+  /** A list read from a snapshot stays a typed array until a document is added to it. */
+  private readonly postings = new Map<string, number[] | Uint32Array>();
   private totalLength = 0;
   private sortedTerms: string[] | undefined;
 
@@ -96,14 +121,15 @@ export class TextIndex<M> {
 
   upsert(doc: IndexedDoc<M>): void {
     const existing = this.slotOf.get(doc.key);
-    if (existing !== undefined && this.slots[existing]!.doc.text === doc.text) {
-      this.slots[existing]!.doc = doc;
+    const hash = hashOf(doc.text);
+    if (existing !== undefined && this.slots[existing]!.hash === hash) {
+      this.slots[existing]!.meta = doc.meta;
       return;
     }
     this.remove(doc.key);
     const words = tokenize(doc.text);
     const slot = this.slots.length;
-    this.slots.push({ doc, length: words.length });
+    this.slots.push({ key: doc.key, meta: doc.meta, length: words.length, hash });
     this.slotOf.set(doc.key, slot);
     this.totalLength += words.length;
     // Sorted, equal words are neighbours: their run length is the term frequency (no Map per document).
@@ -113,10 +139,10 @@ export class TextIndex<M> {
       let end = i + 1;
       while (end < words.length && words[end] === term) end++;
       let list = this.postings.get(term);
-      if (!list) {
-        list = [];
+      if (!list || !Array.isArray(list)) {
+        if (!list) this.sortedTerms = undefined;
+        list = list ? Array.from(list) : [];
         this.postings.set(term, list);
-        this.sortedTerms = undefined;
       }
       list.push(slot, end - i);
       i = end;
@@ -132,12 +158,63 @@ export class TextIndex<M> {
   }
 
   removeWhere(predicate: (meta: M) => boolean): void {
-    for (const [key, slot] of this.slotOf) if (predicate(this.slots[slot]!.doc.meta)) this.remove(key);
+    for (const [key, slot] of this.slotOf) if (predicate(this.slots[slot]!.meta)) this.remove(key);
   }
 
-  get(key: string): IndexedDoc<M> | undefined {
+  meta(key: string): M | undefined {
     const slot = this.slotOf.get(key);
-    return slot === undefined ? undefined : this.slots[slot]!.doc;
+    return slot === undefined ? undefined : this.slots[slot]!.meta;
+  }
+
+  /** The index as flat arrays, holes dropped and documents renumbered. */
+  save(): TextIndexData<M> {
+    const renumbered = new Int32Array(this.slots.length).fill(-1);
+    const live: Slot<M>[] = [];
+    this.slots.forEach((slot, i) => {
+      if (!slot) return;
+      renumbered[i] = live.length;
+      live.push(slot);
+    });
+    // Sized first, then filled: one typed array, no 7-million-element intermediate list.
+    let size = 0;
+    for (const list of this.postings.values()) size += list.length;
+    const postings = new Uint32Array(size);
+    const terms: string[] = [];
+    const offsets = new Uint32Array(this.postings.size + 1);
+    let end = 0;
+    for (const [term, list] of this.postings) {
+      const start = end;
+      for (let i = 0; i < list.length; i += 2) {
+        const slot = renumbered[list[i]!]!;
+        if (slot < 0) continue;
+        postings[end++] = slot;
+        postings[end++] = list[i + 1]!;
+      }
+      if (end === start) continue;
+      terms.push(term);
+      offsets[terms.length] = end;
+    }
+    return {
+      keys: live.map((slot) => slot.key),
+      metas: live.map((slot) => slot.meta),
+      lengths: Uint32Array.from(live, (slot) => slot.length),
+      hashes: Uint32Array.from(live, (slot) => slot.hash),
+      terms,
+      offsets: offsets.slice(0, terms.length + 1),
+      postings: postings.slice(0, end),
+    };
+  }
+
+  /** An index as `save` left it. */
+  static load<M>(data: TextIndexData<M>): TextIndex<M> {
+    const index = new TextIndex<M>();
+    data.keys.forEach((key, i) => {
+      index.slots.push({ key, meta: data.metas[i]!, length: data.lengths[i]!, hash: data.hashes[i]! });
+      index.slotOf.set(key, i);
+      index.totalLength += data.lengths[i]!;
+    });
+    data.terms.forEach((term, i) => index.postings.set(term, data.postings.subarray(data.offsets[i]!, data.offsets[i + 1]!)));
+    return index;
   }
 
   /** The indexed terms a query word stands for: itself, or every term it starts when a prefix. */
@@ -158,7 +235,7 @@ export class TextIndex<M> {
   }
 
   /** The term's postings without holes (compacted in place when it had some). */
-  private livePostings(term: string): number[] {
+  private livePostings(term: string): number[] | Uint32Array {
     const list = this.postings.get(term)!;
     let holes = false;
     for (let i = 0; i < list.length && !holes; i += 2) holes = this.slots[list[i]!] === undefined;
@@ -200,9 +277,9 @@ export class TextIndex<M> {
     for (const [slot, score] of scores) {
       const needed = options.mode === 'all' ? groups.length : Math.min(options.minTerms ?? 1, groups.length);
       if (matched.get(slot)! < needed) continue;
-      const { doc } = this.slots[slot]!;
-      if (options.filter && !options.filter(doc.meta)) continue;
-      ranked.push({ key: doc.key, score, meta: doc.meta, text: doc.text });
+      const { key, meta } = this.slots[slot]!;
+      if (options.filter && !options.filter(meta)) continue;
+      ranked.push({ key, score, meta });
     }
     return ranked.sort((a, b) => b.score - a.score).slice(0, options.limit);
   }

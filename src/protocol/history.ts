@@ -60,7 +60,8 @@ export const Snippet = z.object({
 export type Snippet = z.infer<typeof Snippet>;
 
 export const SearchHit = z.object({
-  kind: z.enum(['message', 'step']),
+  /** report: a research workflow's report (a message whose request link is `report-…`). */
+  kind: z.enum(['message', 'step', 'report']),
   id: z.string(),
   conversationId: z.string(),
   conversationTitle: z.string(),
@@ -212,8 +213,9 @@ export const Trace = z.object({
   /** The user action every entry goes back to (`user-1a2b3c4d`). */
   root: z.string(),
   conversationId: z.string(),
-  /** The message or step the trace was opened from. */
+  /** The message or step the trace was opened from, and its own request id (the entry to point at). */
   from: z.string(),
+  fromRequestId: z.optional(z.string()),
   entries: z.array(TraceEntry),
 });
 export type Trace = z.infer<typeof Trace>;

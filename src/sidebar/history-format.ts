@@ -62,9 +62,9 @@ export function formatCost(row: Pick<CostRow, 'cost' | 'calls' | 'unpricedCalls'
 }
 
 /** "12.3k in (2.0k cached) · 456 out (120 reasoning)". */
-export function formatTokens(row: Pick<CostRow, 'inputTokens' | 'cachedInputTokens' | 'outputTokens' | 'reasoningTokens'>): string {
+export function formatTokens(row: Pick<CostRow, 'inputTokens' | 'outputTokens'> & Partial<Pick<CostRow, 'cachedInputTokens' | 'reasoningTokens'>>): string {
   const n = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)}k` : value.toLocaleString('en'));
-  const cached = row.cachedInputTokens > 0 ? ` (${n(row.cachedInputTokens)} cached)` : '';
-  const reasoning = row.reasoningTokens > 0 ? ` (${n(row.reasoningTokens)} reasoning)` : '';
+  const cached = row.cachedInputTokens ? ` (${n(row.cachedInputTokens)} cached)` : '';
+  const reasoning = row.reasoningTokens ? ` (${n(row.reasoningTokens)} reasoning)` : '';
   return `${n(row.inputTokens)} in${cached} · ${n(row.outputTokens)} out${reasoning}`;
 }

@@ -399,8 +399,9 @@ export function setMemoryEnabled(enabled: boolean): void {
   send({ type: 'SET_MEMORY_ENABLED', payload: { enabled } });
 }
 
-export function openTrace(messageId: string): void {
-  send({ type: 'GET_TRACE', payload: { messageId } });
+/** The trace of an answer, or of one agent step. */
+export function openTrace(from: { messageId: string } | { stepId: string }): void {
+  send({ type: 'GET_TRACE', payload: from });
 }
 
 export function closeTrace(): void {

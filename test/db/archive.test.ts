@@ -3,6 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportArchive, importArchive } from '../../src/db/archive';
 import { JawadDatabase, type MessageRow } from '../../src/db/database';
 import { parseImport } from '../../src/db/import-formats';
+import { drainImports } from '../../src/db/import-queue';
+import { ConversationStore } from '../../src/db/conversations';
+import { StepStore } from '../../src/db/steps';
 import type { UsageRecord } from '../../src/protocol';
 import { agentStep } from '../support/agent-step';
 
@@ -57,6 +60,8 @@ describe('archive import', () => {
     expect(preview).toMatchObject({ format: 'jawad', applied: false, conversations: { add: 1, same: 0, differ: 0 }, messages: { add: 2 }, steps: { add: 1 }, usage: { add: 1 }, memories: { add: 1 }, newTitles: ['Trip to Oslo'] });
     expect(await other.messages.count()).toBe(0);
     await importArchive(other, parsed, true);
+    await drainImports(other);
+    expect(await other.importQueue.count()).toBe(0);
     expect(await other.messages.toArray()).toEqual(await db.messages.toArray());
     expect(await other.steps.toArray()).toEqual(await db.steps.toArray());
     expect(await other.usage.toArray()).toEqual(await db.usage.toArray());
@@ -67,10 +72,14 @@ describe('archive import', () => {
     await seed(db);
     const parsed = await roundTrip();
     await importArchive(other, parsed, true);
+    // Still packed in the import queue: they count as here all the same.
     const again = await importArchive(other, parsed, true);
     expect(again.messages).toEqual({ add: 0, same: 2, differ: 0 });
+    expect(again.steps).toEqual({ add: 0, same: 1, differ: 0 });
     expect(again.conversations).toEqual({ add: 0, same: 1, differ: 0 });
+    await drainImports(other);
     expect(await other.messages.count()).toBe(2);
+    expect((await importArchive(other, parsed, true)).messages).toEqual({ add: 0, same: 2, differ: 0 });
   });
 
   it('never overwrites a record that differs here: it is counted and kept as it is', async () => {
@@ -94,7 +103,53 @@ describe('archive import', () => {
     const text = readFileSync(new URL('../fixtures/imports/chatgpt-conversations.json', import.meta.url), 'utf8');
     await importArchive(db, parseImport(text), true);
     await importArchive(db, parseImport(text), true);
+    await drainImports(db);
     expect(await db.conversations.count()).toBe(1);
     expect(await db.messages.count()).toBe(10);
+  });
+});
+
+describe('rows an import still holds packed', () => {
+  it('are there when their conversation is opened, its steps listed, or everything exported, before the queue is drained', async () => {
+    await seed(db);
+    await importArchive(other, await roundTrip(), true);
+    expect(await other.messages.count()).toBe(0);
+    const { messages } = await new ConversationStore(other).recentMessages('c1', 50);
+    expect(messages.map((m) => m.content)).toEqual(['Find me a hotel', 'Here are three hotels']);
+    expect((await new StepStore(other).list('c1')).map((s) => s.id)).toEqual(['s1']);
+    expect(await other.importQueue.count()).toBe(0);
+  });
+
+  it('are exported with the rest', async () => {
+    await seed(db);
+    await importArchive(other, await roundTrip(), true);
+    const exported = await exportArchive(other);
+    expect(exported.messages.map((m) => m.id).sort()).toEqual(['m1', 'm2']);
+    expect(exported.steps.map((s) => s.id)).toEqual(['s1']);
+  });
+
+  it('go with their conversation when it is deleted, and with history when it is cleared', async () => {
+    await seed(db);
+    await db.conversations.add({ id: 'c2', title: 'Other', createdAt: 5, updatedAt: 5 });
+    await db.messages.add(message('m9', 'kept', { conversationId: 'c2' }));
+    await importArchive(other, await roundTrip(), true);
+    const store = new ConversationStore(other);
+    await store.delete('c1');
+    await drainImports(other);
+    expect((await other.messages.toArray()).map((m) => m.id)).toEqual(['m9']);
+    expect(await other.steps.count()).toBe(0);
+    await importArchive(other, await roundTrip(), true);
+    await store.clear();
+    await drainImports(other);
+    expect(await other.messages.count()).toBe(0);
+  });
+
+  it('never overwrite a row written in the meantime', async () => {
+    await seed(db);
+    await importArchive(other, await roundTrip(), true);
+    await other.messages.add(message('m1', 'written meanwhile'));
+    await drainImports(other);
+    expect((await other.messages.get('m1'))!.content).toBe('written meanwhile');
+    expect((await other.messages.get('m2'))!.content).toBe('Here are three hotels');
   });
 });

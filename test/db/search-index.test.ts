@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../src/db/conversations';
 import { JawadDatabase, type MessageRow } from '../../src/db/database';
 import { SearchIndex } from '../../src/db/search-index';
+import { parseQuery } from '../../src/db/text-index';
 import { StepStore } from '../../src/db/steps';
 import { agentStep } from '../support/agent-step';
 
@@ -49,10 +50,57 @@ describe('SearchIndex', () => {
     expect(await found('tulips')).toEqual([]);
   });
 
+  it('tells a research report from other messages, and memory recalls it too', async () => {
+    await store.addMessage({ ...message('report-w1', 'c1', 'Boreal sells the trail jacket for less'), role: 'assistant', requestId: 'user-0000000a:workflow-0000000b:report-0000000c' });
+    await store.addMessage({ ...message('m2', 'c1', 'Which trail jacket is cheapest?', 2), requestId: 'user-0000000a' });
+    expect((await search.search('trail jacket ')).map((hit) => `${hit.kind}:${hit.id}`).sort()).toEqual(['message:m2', 'report:report-w1']);
+    expect((await search.related(parseQuery('boreal trail jacket '), 'other', 3)).map((hit) => hit.text)).toEqual(['Boreal sells the trail jacket for less', 'Which trail jacket is cheapest?']);
+  });
+
   it('leaves out hits whose conversation is gone', async () => {
     await store.addMessage(message('m1', 'c1', 'orphan kettle'));
     await db.conversations.delete('c1');
     expect(await found('kettle')).toEqual([]);
+  });
+});
+
+describe('SearchIndex saved to the database', () => {
+  it('is read back by the next background instead of being rebuilt from every row', async () => {
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    await search.ready();
+    await search.save();
+    const next = new SearchIndex(db);
+    // What every background start does: it changes nothing, so the saved copy stays good.
+    await store.markInterrupted();
+    await new StepStore(db).markInterrupted();
+    const readRows = vi.spyOn(db.messages, 'toArray');
+    expect((await next.search('kettle')).map((hit) => hit.snippet.text)).toEqual(['The kettle is blue']);
+    expect(readRows).not.toHaveBeenCalled();
+  });
+
+  it('is deleted by the first write after it, so a background that stops before saving again leaves no stale copy', async () => {
+    await store.addMessage(message('m1', 'c1', 'Thinking…'));
+    await search.ready();
+    await search.save();
+    await store.updateMessage('m1', { content: 'Buy a new kettle' });
+    await vi.waitFor(async () => expect(await db.searchSnapshot.count()).toBe(0));
+    expect((await new SearchIndex(db).search('kettle')).map((hit) => hit.id)).toEqual(['m1']);
+  });
+
+  it('is not trusted when the rows it covers changed in number behind its back', async () => {
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    await search.ready();
+    await search.save();
+    // A background that never loaded the index (no change feed followed) wrote this row.
+    await db.searchSnapshot.get('history').then((row) => db.messages.add(message('m2', 'c2', 'A red kettle', 2)).then(() => db.searchSnapshot.put(row!)));
+    expect((await new SearchIndex(db).search('kettle')).map((hit) => hit.id).sort()).toEqual(['m1', 'm2']);
+  });
+
+  it('saves itself a while after the last write', async () => {
+    const quick = new SearchIndex(db, 10);
+    await quick.ready();
+    await store.addMessage(message('m1', 'c1', 'The kettle is blue'));
+    await vi.waitFor(async () => expect(await db.searchSnapshot.get('history')).toMatchObject({ messages: 1, steps: 0 }));
   });
 });
 

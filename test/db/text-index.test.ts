@@ -47,6 +47,22 @@ describe('TextIndex search', () => {
     expect(index.size).toBe(1);
   });
 
+  it('saves and loads back to the same ranking, holes dropped, and keeps working after loading', () => {
+    const index = indexOf({ a: 'garden tools for the garden', b: 'garden chairs', c: 'kitchen chairs', d: 'gone garden' });
+    index.remove('d');
+    const ranked = (i: TextIndex<{ n: number }>, q: string) => i.search(parseQuery(q), { mode: 'any', limit: 10 }).map((hit) => [hit.key, hit.score.toFixed(6), hit.meta.n]);
+    // Through a structured clone, as IndexedDB stores it.
+    const loaded = TextIndex.load(structuredClone(index.save()));
+    expect(loaded.size).toBe(3);
+    expect(ranked(loaded, 'garden chairs ')).toEqual(ranked(index, 'garden chairs '));
+    expect(keys(loaded, 'gone ')).toEqual([]);
+    loaded.upsert({ key: 'e', text: 'garden hose', meta: { n: 4 } });
+    loaded.upsert({ key: 'c', text: 'kitchen knives', meta: { n: 2 } });
+    expect(keys(loaded, 'garden ')).toEqual(expect.arrayContaining(['a', 'b', 'e']));
+    expect(keys(loaded, 'chairs ')).toEqual(['b']);
+    expect(keys(loaded, 'kni')).toEqual(['c']);
+  });
+
   it('filters by metadata and returns nothing for a query of stop words', () => {
     const index = indexOf({ a: 'garden tools', b: 'garden chairs' });
     expect(index.search(parseQuery('garden '), { mode: 'all', limit: 5, filter: (meta) => meta.n === 1 }).map((h) => h.key)).toEqual(['b']);

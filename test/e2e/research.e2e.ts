@@ -90,6 +90,22 @@ for (const browserName of browsersUnderTest()) {
       // The report is in history, with its sources.
       await jawad.sidebar.click('.top-bar nav button', 'History');
       await jawad.sidebar.waitFor((win) => Array.from(win.document.querySelectorAll('section.history li')).some((item) => (item as HTMLElement).innerText.includes('Research: Compare')), null, 'the report in history');
+
+      // Search finds the report by its words, highlighted, and opens it.
+      await jawad.sidebar.fill('input.history-search', 'outfitters sells');
+      const hit = await jawad.sidebar.waitFor(
+        (win) => {
+          const item = win.document.querySelector<HTMLElement>('.search-results li[data-kind="report"]');
+          return item ? { title: item.querySelector<HTMLElement>('.hit-title')!.innerText, marks: Array.from(item.querySelectorAll('mark'), (m) => m.textContent) } : undefined;
+        },
+        null,
+        'the report among the search results',
+      );
+      expect(hit?.title).toContain('research report');
+      expect(new Set(hit?.marks.map((mark) => mark?.toLowerCase()))).toEqual(new Set(['outfitters', 'sells']));
+      await jawad.sidebar.click('.search-results li[data-kind="report"] .search-hit');
+      const opened = await jawad.sidebar.waitFor((win) => win.document.querySelector<HTMLElement>('article.message.focused .markdown')?.innerText, null, 'the report opened from search');
+      expect(opened).toMatch(/Alpine Outfitters sells the Trail jacket for 149\.00 € \[\d\]/);
     });
 
     it('never visits a site the user removed from the plan', async () => {

@@ -62,6 +62,22 @@ for (const browserName of browsersUnderTest()) {
       const exported = JSON.parse(await downloaded(sidebar, /^jawad-trace-user-[0-9a-f]+\.json$/)) as { root: string; entries: ShownEntry[] };
       expect(exported.root).toBe(root);
       expect(exported.entries.map((e) => e.kind)).toEqual(entries.map((e) => e.kind));
+
+      // The same chain from the step's own Trace button, pointing at that step.
+      await sidebar.click('.trace header button[aria-label="Close the trace"]');
+      await sidebar.waitFor((win) => !win.document.querySelector('.trace'), null, 'the trace closed');
+      await sidebar.click('[data-testid="action-step"][data-tool="click"] button[aria-label="Trace this step"]');
+      const fromStep = await sidebar.waitFor(
+        (win) => {
+          const opened = win.document.querySelector<HTMLElement>('.trace .trace-entry[aria-current="true"]');
+          const first = win.document.querySelector<HTMLElement>('.trace .trace-entry');
+          return opened && first ? { opened: { kind: opened.dataset.kind, requestId: opened.dataset.requestId }, first: first.innerText } : undefined;
+        },
+        null,
+        'the trace of the step',
+      ) as { opened: { kind: string; requestId: string }; first: string };
+      expect(fromStep.opened).toEqual({ kind: 'tool-call', requestId: click.requestId });
+      expect(fromStep.first).toContain('Add a jacket to my cart');
     });
   });
 }

@@ -38,4 +38,9 @@ describe('formatCost and formatTokens', () => {
     expect(formatCost({ cost: 0, calls: 2, unpricedCalls: 2 })).toBe('—');
     expect(formatTokens({ inputTokens: 200_000, cachedInputTokens: 100_000, outputTokens: 950, reasoningTokens: 120 })).toBe('200.0k in (100.0k cached) · 950 out (120 reasoning)');
   });
+
+  it('words a streamed reply\'s own usage (cached and reasoning may be missing) as the cost meter does', () => {
+    expect(formatTokens({ inputTokens: 20, outputTokens: 12, reasoningTokens: 7 })).toBe('20 in · 12 out (7 reasoning)');
+    expect(formatTokens({ inputTokens: 1_234, outputTokens: 5 })).toBe('1,234 in · 5 out');
+  });
 });

@@ -3,6 +3,7 @@ import { exportArchive, importArchive } from '../../db/archive';
 import { publicMessage, type ConversationStore } from '../../db/conversations';
 import type { JawadDatabase } from '../../db/database';
 import { parseImport } from '../../db/import-formats';
+import { drainImports } from '../../db/import-queue';
 import type { SearchIndex } from '../../db/search-index';
 import type { StepStore } from '../../db/steps';
 import type { Handler } from '../handlers';
@@ -68,7 +69,9 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
       if (text === undefined) return;
       const result = await importArchive(db, parseImport(text), request.payload.apply);
       reply({ type: 'IMPORT_RESULT', requestId: request.requestId, payload: result });
-      if (result.applied) await sendConversations(request.requestId, broadcast);
+      if (!result.applied) return;
+      await sendConversations(request.requestId, broadcast);
+      void drainImports(db).catch((error: unknown) => console.warn('Jawad: imported rows stay queued until the next start', error));
     },
     GET_COSTS: async (request, { reply }) => {
       reply({ type: 'COSTS', requestId: request.requestId, payload: await costs.report(request.payload.conversationId) });
@@ -85,7 +88,7 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
         usage: await db.usage.where('requestId').startsWith(`${root}:`).toArray(),
       };
       const entries = buildTrace(root, rows, await costs.prices());
-      reply({ type: 'TRACE', requestId: request.requestId, payload: { root, conversationId: from.conversationId, from: from.id, entries } });
+      reply({ type: 'TRACE', requestId: request.requestId, payload: { root, conversationId: from.conversationId, from: from.id, fromRequestId: from.requestId, entries } });
     },
     SAVE_BUDGETS: async (request, { broadcast }) => {
       await costs.saveBudgets(request.payload);

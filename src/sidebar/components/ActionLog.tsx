@@ -12,6 +12,7 @@ import {
   summarizeParams,
   targetLabel,
 } from '../step-format';
+import { openTrace } from '../store';
 
 function StepMeta({ step }: { step: AgentStep }) {
   const parts = [
@@ -45,6 +46,9 @@ function StepItem({ step }: { step: AgentStep }) {
         <span class="step-params">{summarizeParams(step.params, 60)}</span>
         {step.target && <span class="step-target">→ {targetLabel(step.target, 60)}</span>}
         <StepMeta step={step} />
+        <button type="button" class="link-button step-trace" aria-label="Trace this step" onClick={() => openTrace({ stepId: step.id })}>
+          Trace
+        </button>
       </div>
       {outcome && <p class={failed ? 'step-outcome step-error' : 'step-outcome'}>{revealHidden(outcome)}</p>}
       <details class="step-details">

@@ -35,11 +35,12 @@ function SearchResults({ query, hits }: { query: string; hits: SearchHit[] }) {
   return (
     <ul class="search-results" aria-label="Search results">
       {hits.map((hit) => (
-        <li key={`${hit.kind}:${hit.id}`}>
+        <li key={`${hit.kind}:${hit.id}`} data-kind={hit.kind}>
           <button type="button" class="conversation-title search-hit" onClick={() => openConversation(hit.conversationId, hit.messageId)}>
             <span class="hit-title">
               {hit.conversationTitle}
               {hit.kind === 'step' && <span class="hit-kind"> · agent step</span>}
+              {hit.kind === 'report' && <span class="hit-kind"> · research report</span>}
             </span>
             <Highlighted hit={hit} />
             <time dateTime={new Date(hit.createdAt).toISOString()}>{new Date(hit.createdAt).toLocaleString()}</time>

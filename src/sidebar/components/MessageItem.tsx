@@ -30,12 +30,11 @@ function Thinking({ text, live }: { text: string; live: boolean }) {
   );
 }
 
+/** Before the usage records arrive (or without any): the tokens the stream reported, in the cost meter's words. */
 function Usage({ usage }: { usage: NonNullable<StoredMessage['usage']> }) {
   return (
     <span class="usage" title="Tokens used by this reply">
-      {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out tokens
-      {usage.cachedInputTokens ? ` · ${usage.cachedInputTokens.toLocaleString()} cached` : ''}
-      {usage.reasoningTokens ? ` · ${usage.reasoningTokens.toLocaleString()} thinking` : ''}
+      {formatTokens(usage)} tokens
     </span>
   );
 }
@@ -113,7 +112,7 @@ export function MessageItem({ message, steps, canRetry, cost, focused }: { messa
           {STATUS_TEXT[message.status] && <span class="status-note">{STATUS_TEXT[message.status]}</span>}
           {cost ? <Cost row={cost} /> : message.usage && <Usage usage={message.usage} />}
           {message.status !== 'streaming' && (
-            <button type="button" class="link-button" aria-label="Trace this answer" onClick={() => openTrace(message.id)}>
+            <button type="button" class="link-button" aria-label="Trace this answer" onClick={() => openTrace({ messageId: message.id })}>
               Trace
             </button>
           )}

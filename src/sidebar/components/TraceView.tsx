@@ -4,10 +4,10 @@ import { closeTrace, exportTrace, state } from '../store';
 
 const KIND_TEXT: Record<TraceEntry['kind'], string> = { 'user-message': 'Your message', answer: 'Answer', 'model-call': 'Model call', 'tool-call': 'Tool call' };
 
-function Entry({ entry }: { entry: TraceEntry }) {
+function Entry({ entry, opened }: { entry: TraceEntry; opened: boolean }) {
   const depth = entry.requestId.split(':').length - 1;
   return (
-    <li class="trace-entry" data-kind={entry.kind} data-request-id={entry.requestId} style={{ marginLeft: `${Math.min(depth, 6) * 10}px` }}>
+    <li class={opened ? 'trace-entry trace-opened' : 'trace-entry'} aria-current={opened ? 'true' : undefined} data-kind={entry.kind} data-request-id={entry.requestId} style={{ marginLeft: `${Math.min(depth, 6) * 10}px` }}>
       <span class="trace-head">
         <strong>{KIND_TEXT[entry.kind]}</strong> · {entry.component} · <time dateTime={new Date(entry.at).toISOString()}>{new Date(entry.at).toLocaleTimeString()}</time>
       </span>
@@ -31,7 +31,7 @@ function Entry({ entry }: { entry: TraceEntry }) {
   );
 }
 
-/** The request-id chain behind an answer: from the user's message to every model and tool call. */
+/** The request-id chain behind an answer or a step: from the user's message to every model and tool call. */
 export function TraceView() {
   const trace = state.value.trace;
   if (!trace) return null;
@@ -48,7 +48,7 @@ export function TraceView() {
       </header>
       <ol>
         {trace.entries.map((entry) => (
-          <Entry key={`${entry.kind}:${entry.requestId}`} entry={entry} />
+          <Entry key={`${entry.kind}:${entry.requestId}`} entry={entry} opened={entry.kind === 'tool-call' && entry.requestId === trace.fromRequestId} />
         ))}
       </ol>
     </section>

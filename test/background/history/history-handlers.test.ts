@@ -5,6 +5,7 @@ import { MemoryService } from '../../../src/background/memory/memory-service';
 import { ConversationStore } from '../../../src/db/conversations';
 import { JawadDatabase } from '../../../src/db/database';
 import { SearchIndex } from '../../../src/db/search-index';
+import { drainImports } from '../../../src/db/import-queue';
 import { StepStore } from '../../../src/db/steps';
 import type { BackgroundEvent } from '../../../src/protocol';
 
@@ -51,6 +52,7 @@ describe('history handlers', () => {
     expect(replies).toEqual([expect.objectContaining({ type: 'IMPORT_RESULT', payload: expect.objectContaining({ applied: false, messages: { add: 1, same: 0, differ: 0 } }) })]);
     expect(await db.messages.count()).toBe(0);
     await importText(text, true);
+    await drainImports(db);
     expect(await db.messages.count()).toBe(1);
     expect(broadcasts.at(-1)).toMatchObject({ type: 'CONVERSATIONS', payload: { conversations: [{ id: 'c1', title: 'Lamps' }] } });
   });
