@@ -347,7 +347,11 @@ export class BridgeService {
     const tab = (await this.routeTab(principal)) ?? (isTabCommand(plan) ? await this.noTab() : undefined);
     if (!tab) return this.refuse(session, plan, 'No tab this client may use: the active tab belongs to another client. Open one with {"type":"tab","params":{"action":"new","url":…}}.');
     session.tab = tab;
-    session.gated ??= await this.deps.gate.open(this.gateTask(session, principal), '');
+    if (!session.gated) {
+      session.gated = await this.deps.gate.open(this.gateTask(session, principal), '');
+      // A new task (a restarted background, a reconnected client): the tabs the client holds are in its scope again.
+      for (const id of this.owners.tabsOf(principal)) session.gated.scope.adoptTab(id);
+    }
     session.current = plan;
     const before = session.gated.steps.length;
     const end = await this.deps.gate.step(session.gated, { name: plan.tool, arguments: JSON.stringify(plan.args) });
@@ -382,14 +386,16 @@ export class BridgeService {
   /** Seed 004's routing, never into another client's tab. */
   private async routeTab(principal: string): Promise<TaskTab | undefined> {
     const known = new Map<number, TaskTab>();
-    for (const id of this.owners.candidates(principal)) {
-      const tab = await this.deps.tabs.get(id);
+    const ids = [...new Set(this.owners.candidates(principal))];
+    const found = await Promise.all(ids.map((id) => this.deps.tabs.get(id)));
+    ids.forEach((id, index) => {
+      const tab = found[index];
       if (tab) known.set(id, tab);
       else {
         this.owners.tabClosed(id);
         this.saveOwners();
       }
-    }
+    });
     // The active tab is only the last resort: not asked for while the client has a tab of its own.
     const active = known.size > 0 ? undefined : await this.deps.tabs.active();
     if (active) known.set(active.id, active);

@@ -41,6 +41,11 @@ export class TabOwners {
     return owner === undefined || owner === principal;
   }
 
+  /** Every tab `principal` holds. */
+  tabsOf(principal: string): number[] {
+    return [...this.owners].flatMap(([tabId, owner]) => (owner === principal ? [tabId] : []));
+  }
+
   ownerOf(tabId: number): string | undefined {
     return this.owners.get(tabId);
   }

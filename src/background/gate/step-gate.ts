@@ -214,10 +214,10 @@ export class StepGate {
 
   /** Harbor's verdict and the guard's findings, written into the step the user will see, with what it is bound to. */
   private async judge(state: GatedTask, base: AgentStep, params: Record<string, unknown>, tab: TaskTab): Promise<Judged> {
-    const described = await this.describe(state, base, params, tab);
+    // Both are waits on other processes (the page, storage): side by side, not one after the other.
+    const [described, policy] = await Promise.all([this.describe(state, base, params, tab), this.deps.harbor.policy(state.task.principal)]);
     if (described.refused) return { step: base, tab, refused: described.refused };
     const classified = this.classify(base, params, tab, described.target, described.otherTabUrl);
-    const policy = await this.deps.harbor.policy(state.task.principal);
     const guard = guardStep(classified.facts, state.scope, state.ledger);
     let verdict = checkPermission(policy, base.tool, classified.level, classified.site, classified.critical);
     const beyondPlan = state.scope.beyondApproved(classified.site, classified.level);
@@ -258,6 +258,9 @@ export class StepGate {
     // An unknown tool fails in the registry; there is nothing to ask the page about.
     if (!tool || !effects.target) return { otherTabUrl, unreadable: false };
     const wanted = targetOf(params);
+    // Reading the page itself (its title, URL, text) is judged on the tab's site alone: the
+    // description of the page as a target changes no verdict, and asking cost a page round trip.
+    if (tool.level === 'read-only' && !wanted.ref && !wanted.selector) return { otherTabUrl, unreadable: false };
     const expectDocument = wanted.ref ? state.snapshotDocuments.get(tab.id)?.[framePrefix(frameOfRef(wanted.ref))] : undefined;
     const value = effects.keys ? params[effects.keys] : effects.typesKeys && effects.text ? params[effects.text] : undefined;
     const request: DescribeRequest = {

@@ -16,6 +16,7 @@ const sentFrames = () => socket.sent.map((text) => JSON.parse(text) as Extension
 
 const PAGE: TaskTab = { id: 7, url: 'http://127.0.0.1:8080/form', windowId: 1 };
 const OTHER: TaskTab = { id: 8, url: 'http://127.0.0.1:8080/other', windowId: 1 };
+const NEW: TaskTab = { id: 9, url: '', windowId: 1 };
 
 let db: JawadDatabase;
 let socket: FakeSocket;
@@ -31,6 +32,8 @@ function registry(): ToolRegistry {
   return new ToolRegistry([
     defineTool({ name: 'snapshot', description: 's', params: z.object({}), level: 'read-only', effects: {}, run: async (_p, { tabId }) => (ran.push(`snapshot ${tabId}`), { url: PAGE.url, title: 'Form', text: '- button "Save" [ref=e1]', refs: [], elementCount: 1, partial: false }) }),
     defineTool({ name: 'click', description: 'c', params: z.object(target), level: 'interact', effects: { target: 'click', activates: true }, run: async ({ ref }, { tabId }) => (ran.push(`click ${ref} in ${tabId}`), { action: 'click' }) }),
+    defineTool({ name: 'new_tab', description: 'n', params: z.object({ url: z.string() }), level: 'navigate', effects: { url: 'url', opensTab: true }, run: async ({ url }) => (tabs.set(NEW.id, { ...NEW, url }), ran.push(`open ${url}`), { id: NEW.id }) }),
+    defineTool({ name: 'list_tabs', description: 'l', params: z.object({}), level: 'read-only', effects: { tabList: true }, run: async (_p, { visibleTabs }) => [...tabs.values()].filter((tab) => visibleTabs?.includes(tab.id)).map((tab) => tab.id) }),
     defineTool({ name: 'switch_tab', description: 't', params: z.object({ tabId: z.int() }), level: 'navigate', effects: { tab: 'tabId' }, run: async ({ tabId }) => (ran.push(`switch ${tabId}`), { id: tabId }) }),
   ] as Tool[]);
 }
@@ -57,6 +60,8 @@ let session: Map<string, unknown>;
 /** A background starting: a fresh service (and socket) over the same database and session area. */
 async function startBackground(): Promise<void> {
   socket = new FakeSocket();
+  // This test's area: a background left over from the previous test (its log still being saved) must not write here.
+  const area = session;
   const store = new BridgeStore(db);
   bridge = new BridgeService({
     store,
@@ -73,7 +78,7 @@ async function startBackground(): Promise<void> {
     connection: (handlers) => new RelayConnection({ open: () => socket, ...handlers }),
     tabs: { active: async () => active, get: async (id) => tabs.get(id), group: async () => undefined },
     browserName: 'chromium',
-    sessionArea: { get: async (key) => structuredClone(session.get(key)), set: async (key, value) => void session.set(key, structuredClone(value)) },
+    sessionArea: { get: async (key) => structuredClone(area.get(key)), set: async (key, value) => void area.set(key, structuredClone(value)) },
     keepAlive: () => undefined,
     broadcast: () => undefined,
   });
@@ -205,5 +210,24 @@ describe('BridgeService', () => {
     session.set('bridge.activity', [{ at: 'yesterday', clientName: 42 }]);
     await startBackground();
     expect((await bridge.status()).activity).toEqual([]);
+  });
+
+  it('after a stopped background, a client still lists every tab it holds, and only those', async () => {
+    await pair('c1', 'coder');
+    socket.deliver({ type: 'command', client: 'c1', command: { id: 1, type: 'snapshot' } });
+    expect(await answerFor('c1', 1)).toMatchObject({ success: true });
+    socket.deliver({ type: 'command', client: 'c1', command: { id: 2, type: 'tab', params: { action: 'new', url: 'http://127.0.0.1:8080/new' } } });
+    await expect.poll(async () => (await bridge.status()).prompts.length).toBe(1);
+    broker.respond((await bridge.status()).prompts[0]!.id, 'allow-once', USER);
+    expect(await answerFor('c1', 2)).toMatchObject({ success: true, data: { id: NEW.id } });
+    await expect.poll(() => (session.get('bridge.tabOwners') as { owners: unknown[] } | undefined)?.owners.length).toBe(2);
+    const token = (sentFrames().find((frame) => frame.type === 'paired') as { token: string }).token;
+
+    await startBackground();
+    socket.deliver({ type: 'client.hello', client: 'c9', name: 'coder', code: 'ABCD12', token });
+    socket.deliver({ type: 'command', client: 'c9', command: { id: 3, type: 'tab', params: { action: 'list' } } });
+    const listed = await answerFor('c9', 3);
+    expect(listed).toMatchObject({ success: true });
+    expect([...(listed as { data: number[] }).data].sort()).toEqual([PAGE.id, NEW.id]);
   });
 });
