@@ -177,4 +177,27 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
       expectThat(admin[3] === 'wiki-admin@example.org' && admin[2] === 'Wiki Admin', `the admin's line is ${admin.join(':')}`);
     },
   },
+
+  {
+    name: 'restrict a page in the access control list',
+    prompt: 'Log in and make the shopping page invisible to visitors who are not logged in.',
+    start: '/doku.php?id=shopping&do=login',
+    model: () =>
+      scriptedAgent([
+        ...adminTool(/^Access Control List/),
+        // "Permissions for": the dropdown lists the groups that have rules already, @ALL (everyone) among them.
+        (ctx) => ({ tool: 'select_option', args: { ref: ctx.fieldAfter(/^Permissions for/, 'combobox'), option: '@ALL' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Select') } }),
+        { tool: 'snapshot' },
+        // The new entry's permission (it comes before the table of current rules, which has its own radios).
+        (ctx) => ({ tool: 'check', args: { ref: ctx.fieldAfter('Add new Entry', 'radio') } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
+      ], { final: 'Visitors who are not logged in can no longer see the shopping page.' }),
+    async verify(wiki) {
+      expectThat(/^shopping\s+@ALL\s+0$/m.test(wiki.conf('acl.auth.php')), `acl.auth.php holds ${wiki.conf('acl.auth.php')}`);
+      // The wiki itself now refuses the page to a visitor.
+      const html = await (await fetch(`${wiki.url}/doku.php?id=shopping`)).text();
+      expectThat(!html.includes('Bread') && /Permission Denied/i.test(html), 'a visitor still reads the shopping page');
+    },
+  },
 ];
