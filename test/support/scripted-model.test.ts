@@ -164,6 +164,12 @@ describe('findRefInLine', () => {
     expect(findRefInLine(TABLE, /London/, 'link', 'edit')).toBe('e1');
     expect(findRefInLine(TABLE, 'Alan', 'link', 'edit')).toBeUndefined();
   });
+
+  it('looks through the row around the line when the outline nests cells under rows', () => {
+    const nested = ['- row [ref=e7]:', '  - cell [ref=e8]:', '    - link "edit" [ref=e9]', '  - cell "Ada" [ref=e10]', '- row [ref=e11]:', '  - cell [ref=e12]:', '    - link "edit" [ref=e13]', '  - cell "Emmy" [ref=e14]'].join('\n');
+    expect(findRefInLine(nested, 'Emmy', 'link', 'edit')).toBe('e13');
+    expect(findRefInLine(nested, 'Ada', 'link', 'edit')).toBe('e9');
+  });
 });
 
 describe('scriptedAgent', () => {

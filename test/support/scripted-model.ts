@@ -228,8 +228,21 @@ function leadingText(line: string): string {
  */
 export function findRefInLine(snapshotText: string, text: string | RegExp, role: RoleMatcher, name: NameMatcher): string | undefined {
   const says = (line: string) => (typeof text === 'string' ? line.toLowerCase().includes(text.toLowerCase()) : text.test(line));
-  const line = snapshotText.split('\n').find(says);
-  return line === undefined ? undefined : findRef(line, role, name);
+  const lines = snapshotText.split('\n');
+  const at = lines.findIndex(says);
+  if (at < 0) return undefined;
+  return findRef(lines[at]!, role, name) ?? findRef(rowAround(lines, at).join('\n'), role, name);
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/** In an outline that nests cells under their row (`- row:` then `  - cell …`), the lines of the row holding line `at`. */
+function rowAround(lines: readonly string[], at: number): string[] {
+  let row = at;
+  while (row >= 0 && !/^\s*- row\b/.test(lines[row]!)) row--;
+  if (row < 0 || (row < at && indentOf(lines[row]!) >= indentOf(lines[at]!))) return [];
+  const end = lines.findIndex((line, index) => index > row && indentOf(line) <= indentOf(lines[row]!));
+  return lines.slice(row, end < 0 ? undefined : end);
 }
 
 /** The ref of the first element with this role and name in the snapshot text, or undefined. */
