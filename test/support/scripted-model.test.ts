@@ -4,6 +4,7 @@ import {
   callsThisTask,
   fieldAfter,
   findRefInLine,
+  tableRows,
   findInstructions,
   findRef,
   gullibleCalls,
@@ -169,6 +170,19 @@ describe('findRefInLine', () => {
     const nested = ['- row [ref=e7]:', '  - cell [ref=e8]:', '    - link "edit" [ref=e9]', '  - cell "Ada" [ref=e10]', '- row [ref=e11]:', '  - cell [ref=e12]:', '    - link "edit" [ref=e13]', '  - cell "Emmy" [ref=e14]'].join('\n');
     expect(findRefInLine(nested, 'Emmy', 'link', 'edit')).toBe('e13');
     expect(findRefInLine(nested, 'Ada', 'link', 'edit')).toBe('e9');
+  });
+});
+
+describe('tableRows', () => {
+  it('reads rows written a row a line and rows nesting their cells alike', () => {
+    const flat = ['| | name | city |', '| [link "edit" ref=e1] | Ada | London \\| UK |'].join('\n');
+    expect(tableRows(flat)).toEqual([['', 'name', 'city'], ['[link "edit" ref=e1]', 'Ada', 'London | UK']]);
+    const nested = ['- table [ref=e1]:', '  - row "edit Ada London" [ref=e2]:', '    - cell [ref=e3]:', '      - link "edit" [ref=e4] [cursor=pointer]:', '        - /url: "#e"', '    - cell "Ada" [ref=e5]', '    - cell [ref=e6]:', '      - text: London'].join('\n');
+    expect(tableRows(nested)).toEqual([['edit', 'Ada', 'London']]);
+  });
+
+  it('reads a line whose states come before its ref', () => {
+    expect(findRef('- textbox "Username" [active] [ref=e23]', 'textbox', 'Username')).toBe('e23');
   });
 });
 

@@ -153,8 +153,11 @@ export interface SnapshotEntry {
   value?: string;
 }
 
-/** `- button "Add to cart" [ref=e12] [disabled] value="M"`, indented inside frames (`f3e4`). */
-const REF_LINE = /^\s*- ([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))? \[ref=((?:f\d+)?e\d+)\](.*)$/m;
+/**
+ * `- button "Add to cart" [ref=e12] [disabled] value="M"`, indented inside frames (`f3e4`); states
+ * written before the ref (`- textbox "User" [active] [ref=e5]`, Playwright's AI snapshot) read too.
+ */
+const REF_LINE = /^\s*- ([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=((?:f\d+)?e\d+)\](.*)$/m;
 const VALUE = / value=("(?:[^"\\]|\\.)*")/;
 
 function unquote(json: string | undefined): string {
@@ -235,6 +238,45 @@ export function findRefInLine(snapshotText: string, text: string | RegExp, role:
 }
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
+
+const CELL_LINE = /^\s*- (?:cell|gridcell|columnheader|rowheader)(?: ("(?:[^"\\]|\\.)*"))?/;
+
+/** A cell of a nested outline: its name, or the names and text of what it holds. */
+function nestedCell(lines: readonly string[], at: number): string {
+  const named = CELL_LINE.exec(lines[at]!)?.[1];
+  if (named !== undefined) return unquote(named);
+  const inner: string[] = [];
+  for (let index = at + 1; index < lines.length && indentOf(lines[index]!) > indentOf(lines[at]!); index++) {
+    const line = lines[index]!;
+    const text = /^\s*- text: (.*)$/.exec(line)?.[1];
+    if (text !== undefined) inner.push(text);
+    else inner.push(...snapshotEntries(line).map((entry) => entry.name).filter(Boolean));
+  }
+  return inner.join(' ');
+}
+
+/**
+ * The rows of every table in a snapshot, each as its cells' text, in either way of writing them:
+ * a row a line (`| a | [link "edit" ref=e5] |`) or rows nesting their cells (`- row:` then `  - cell "a"`).
+ */
+export function tableRows(snapshotText: string): string[][] {
+  const lines = snapshotText.split('\n');
+  const rows: string[][] = [];
+  lines.forEach((line, at) => {
+    const text = line.trim();
+    if (text.startsWith('|') && text.endsWith('|')) {
+      rows.push(text.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')));
+    } else if (/^- row\b/.test(text)) {
+      const cells: string[] = [];
+      const depth = indentOf(line);
+      for (let index = at + 1; index < lines.length && indentOf(lines[index]!) > depth; index++) {
+        if (CELL_LINE.test(lines[index]!) && !lines.slice(at + 1, index).some((between) => CELL_LINE.test(between) && indentOf(between) < indentOf(lines[index]!))) cells.push(nestedCell(lines, index));
+      }
+      rows.push(cells);
+    }
+  });
+  return rows;
+}
 
 /** In an outline that nests cells under their row (`- row:` then `  - cell …`), the lines of the row holding line `at`. */
 function rowAround(lines: readonly string[], at: number): string[] {
