@@ -9,6 +9,7 @@
  * Each side gets a fresh copy of each application; each task is checked in the application's own
  * state. Prints, per task and in total: success, steps, and the model's input tokens (o200k_base,
  * everything the model was sent on every turn). A measurement: exits 0 unless nothing could run.
+ * BENCH_AGENT_SHOW=1 prints the baseline's last snapshot of each task it failed.
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Browser } from 'playwright-core';
@@ -81,10 +82,26 @@ async function runBaseline<App extends RealApp>(browser: Browser, app: App, task
     if (task.ready) await page.waitForSelector(task.ready, { timeout: 30_000 });
     const outcome = await runBaselineTask(page, task.model(app), task.prompt, preamble);
     const failed = outcome.error ?? (await verdict(task, app, page.url(), outcome.answer));
+    if (failed && process.env.BENCH_AGENT_SHOW) console.error(`--- ${task.name}: the baseline's last snapshot\n${outcome.lastSnapshot}`);
     return { ok: !failed, steps: outcome.steps, tokens: tokensOf(outcome.requests), ...(failed ? { why: failed } : {}) };
   } finally {
     await context.close();
   }
+}
+
+async function withApp<T>(suite: Suite, work: (app: RealApp) => Promise<T>): Promise<T> {
+  const app = await suite.start();
+  try {
+    return await work(app);
+  } finally {
+    await app.stop();
+  }
+}
+
+async function sequentially<T, R>(items: readonly T[], run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const [index, item] of items.entries()) results.push(await run(item, index));
+  return results;
 }
 
 const pad = (text: string, width: number) => (text.length >= width ? text.slice(0, width) : text + ' '.repeat(width - text.length));
@@ -99,18 +116,17 @@ async function main(): Promise<void> {
   try {
     await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 30 });
     for (const suite of SUITES) {
-      console.error(`${suite.name}: starting two fresh copies…`);
-      const [ours, theirs] = [await suite.start(), await suite.start()];
-      try {
-        for (const task of suite.tasks) {
-          const jawadRun = await runJawad(jawad, provider, ours, task);
-          const base = await runBaseline(baseline, theirs, task, jawadRun.preamble);
-          rows.push({ name: `${suite.name}: ${task.name}`, ours: jawadRun.result, base });
-          console.error(`  ${task.name}: Jawad ${jawadRun.result.ok ? 'ok' : `FAIL (${jawadRun.result.why})`}, Playwright ${base.ok ? 'ok' : `FAIL (${base.why})`}`);
-        }
-      } finally {
-        await Promise.all([ours.stop(), theirs.stop()]);
-      }
+      // A fresh copy of the application for each side, one running at a time.
+      console.error(`${suite.name}: Jawad…`);
+      const jawadRuns = await withApp(suite, (app) => sequentially(suite.tasks, (task) => runJawad(jawad, provider, app, task)));
+      console.error(`${suite.name}: Playwright…`);
+      const baseRuns = await withApp(suite, (app) => sequentially(suite.tasks, (task, index) => runBaseline(baseline, app, task, jawadRuns[index]!.preamble)));
+      suite.tasks.forEach((task, index) => {
+        const ours = jawadRuns[index]!.result;
+        const base = baseRuns[index]!;
+        rows.push({ name: `${suite.name}: ${task.name}`, ours, base });
+        console.error(`  ${task.name}: Jawad ${ours.ok ? 'ok' : `FAIL (${ours.why})`}, Playwright ${base.ok ? 'ok' : `FAIL (${base.why})`}`);
+      });
     }
   } finally {
     await baseline.close();

@@ -12,6 +12,8 @@ export interface BaselineOutcome {
   steps: number;
   /** Every request the model received (to count its tokens). */
   requests: string[];
+  /** The last snapshot the model read (to see why a task failed). */
+  lastSnapshot: string;
   error?: string;
 }
 
@@ -84,20 +86,22 @@ export async function runBaselineTask(page: Page, model: Responder, task: string
   const messages: unknown[] = [...preamble.system, { role: 'user', content: task }];
   const requests: string[] = [];
   let steps = 0;
+  let lastSnapshot = '';
   try {
     for (;;) {
       const body = { model: 'test-model', stream: true, messages, tools: preamble.tools };
       requests.push(JSON.stringify({ messages, tools: preamble.tools }));
       const outcome = replyCalls(model(request(body)));
-      if (typeof outcome === 'string') return { answer: outcome, steps, requests };
+      if (typeof outcome === 'string') return { answer: outcome, steps, requests, lastSnapshot };
       if (++steps > MAX_STEPS) throw new Error('step limit');
       messages.push({ role: 'assistant', content: null, tool_calls: outcome.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });
       for (const call of outcome) {
         const content = await runTool(page, call).catch((error: unknown) => `Error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        if (call.name === 'snapshot') lastSnapshot = content;
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
     }
   } catch (error) {
-    return { answer: '', steps, requests, error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+    return { answer: '', steps, requests, lastSnapshot, error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
   }
 }

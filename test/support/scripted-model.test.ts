@@ -151,6 +151,12 @@ describe('fieldAfter', () => {
     expect(fieldAfter(opened, 'Search', 'searchbox')).toBe('e60');
   });
 
+  it('reads the text an outline item carries after its role', () => {
+    const outline = ['- paragraph [ref=e5]: Edit the page and hit Save.', '- text: Table name:', '- textbox [ref=e6]'].join('\n');
+    expect(fieldAfter(outline, /^Edit the page/, 'textbox')).toBe('e6');
+    expect(fieldAfter(outline, 'Table name', 'textbox')).toBe('e6');
+  });
+
   it('skips fields of other roles and finds nothing without the label', () => {
     expect(fieldAfter(FORM, 'System', 'textbox')).toBe('e2');
     expect(fieldAfter(FORM, 'Username')).toBeUndefined();
@@ -181,8 +187,10 @@ describe('tableRows', () => {
     expect(tableRows(nested)).toEqual([['edit', 'Ada', 'London']]);
   });
 
-  it('reads a line whose states come before its ref', () => {
+  it('reads a line whose states come before its ref, and a value after a colon', () => {
     expect(findRef('- textbox "Username" [active] [ref=e23]', 'textbox', 'Username')).toBe('e23');
+    expect(snapshotEntries('- textbox "Real Name:" [ref=e4]: Bob Builder')).toEqual([{ ref: 'e4', role: 'textbox', name: 'Real Name:', value: 'Bob Builder' }]);
+    expect(fieldAfter('- text: "Table name:"\n- textbox [ref=e9]', 'Table name', 'textbox')).toBe('e9');
   });
 });
 

@@ -169,6 +169,11 @@ function unquote(json: string | undefined): string {
   }
 }
 
+/** A YAML scalar as Playwright writes text: plain, or double-quoted when it holds a colon or quotes. */
+function yamlText(text: string): string {
+  return text.startsWith('"') ? unquote(text) : text;
+}
+
 /** A control inside a line of text: `Read [link "our policy" ref=e5] first`, `[textbox "Qty" ref=e6 editable value="1"]`. */
 const INLINE_REF = /\[([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))? ref=((?:f\d+)?e\d+)((?: [a-z]+)*(?: value=("(?:[^"\\]|\\.)*"))?)\]/g;
 
@@ -179,7 +184,10 @@ export function snapshotEntries(snapshotText: string): SnapshotEntry[] {
     const match = REF_LINE.exec(line);
     if (match) {
       const value = VALUE.exec(match[4] ?? '')?.[1];
-      entries.push({ role: match[1]!, name: unquote(match[2]), ref: match[3]!, ...(value ? { value: unquote(value) } : {}) });
+      // Playwright's outline writes a field's value after a colon: `- textbox "City" [ref=e5]: Paris`.
+      const afterColon = /^(?: \[[^\]]*\])*: (.+)$/.exec(match[4] ?? '')?.[1];
+      const read = value ? unquote(value) : afterColon && /^(textbox|searchbox|combobox|spinbutton)$/.test(match[1]!) ? yamlText(afterColon) : undefined;
+      entries.push({ role: match[1]!, name: unquote(match[2]), ref: match[3]!, ...(read ? { value: read } : {}) });
       continue;
     }
     for (const inline of line.matchAll(INLINE_REF)) {
@@ -218,10 +226,13 @@ export function fieldAfter(snapshotText: string, label: NameMatcher, role: RoleM
   return snapshotEntries(lines.slice(at).join('\n')).find((entry) => matches(role, entry.role))?.ref;
 }
 
-/** A line's text, a table row's first cell (`| City | [textbox ref=e3] |`), or the name on a ref line (a fieldset's toggle). */
+/**
+ * A line's text, a table row's first cell (`| City | [textbox ref=e3] |`), the name on a ref line
+ * (a fieldset's toggle), or the text an outline item carries (`- paragraph [ref=e5]: Edit the page`).
+ */
 function leadingText(line: string): string {
   const text = line.trim();
-  if (text.startsWith('- ')) return snapshotEntries(text)[0]?.name ?? '';
+  if (text.startsWith('- ')) return snapshotEntries(text)[0]?.name || yamlText(/^- [a-z][\w-]*(?: \[[^\]]*\])*: (.*)$/.exec(text)?.[1] ?? '');
   return (text.startsWith('|') ? (text.split(/(?<!\\)\|/)[1] ?? '') : text).trim();
 }
 

@@ -3,7 +3,7 @@
  * scripted model that finds its targets by role and name in the snapshot text, and each checked
  * in the wiki's own files.
  */
-import { scriptedAgent, type ScriptStep } from '../scripted-model';
+import { scriptedAgent, snapshotEntries, type ScriptStep } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { DOKU_ADMIN, type DokuWiki } from './dokuwiki';
 
@@ -26,6 +26,16 @@ const adminTool = (tool: RegExp): ScriptStep[] => [
   (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', tool) } }),
   { tool: 'snapshot' },
 ];
+
+/** A search field, whichever role the outline gives it (a text box with suggestions reads as a combobox). */
+const SEARCH_FIELD = /^(textbox|searchbox|combobox)$/;
+
+/** The text box named `name` that holds `value`. */
+function fieldHolding(snapshotText: string, name: RegExp, value: string): string {
+  const entry = snapshotEntries(snapshotText).find((candidate) => candidate.role === 'textbox' && name.test(candidate.name) && candidate.value === value);
+  if (!entry) throw new Error(`scripted model: no text box ${String(name)} holding ${value} in the latest snapshot:\n${snapshotText}`);
+  return entry.ref;
+}
 
 /** What a `get` call read back (its JSON result's `result`). */
 function resultOf(content: string): string {
@@ -90,8 +100,8 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
     model: () =>
       scriptedAgent([
         { tool: 'snapshot' },
-        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Search'), text: 'bold' } }),
-        (ctx) => ({ tool: 'press_key', args: { ref: ctx.findRef('textbox', 'Search'), keys: 'Enter' } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef(SEARCH_FIELD, 'Search'), text: 'bold' } }),
+        (ctx) => ({ tool: 'press_key', args: { ref: ctx.findRef(SEARCH_FIELD, 'Search'), keys: 'Enter' } }),
         { tool: 'snapshot' },
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', /syntax/) } }),
         { tool: 'read_page' },
@@ -131,7 +141,7 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('Bob Builder', 'link', 'bob') } }),
         { tool: 'snapshot' },
         // The edit form opens below the add form: its Real Name field is the one holding Bob's name.
-        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRefInLine('value="Bob Builder"', 'textbox', 'Real Name:'), text: 'Robert Builder' } }),
+        (ctx) => ({ tool: 'fill', args: { ref: fieldHolding(ctx.snapshotText ?? '', /^Real Name/, 'Bob Builder'), text: 'Robert Builder' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save Changes') } }),
       ], { final: 'Bob is now Robert Builder.' }),
     async verify(wiki) {
