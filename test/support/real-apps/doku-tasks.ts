@@ -47,6 +47,8 @@ function resultOf(content: string): string {
   return '';
 }
 
+const ACL_DONE = 'Visitors who are not logged in can no longer see the shopping page.';
+
 /** The users file's line for a user: login, password hash, name, email, groups. */
 function userLine(wiki: DokuWiki, login: string): string[] {
   return (wiki.conf('users.auth.php').split('\n').find((line) => line.startsWith(`${login}:`)) ?? '').split(':');
@@ -199,10 +201,12 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
         (ctx) => ({ tool: 'select_option', args: { ref: ctx.fieldAfter(/^Permissions for/, 'combobox'), option: '@ALL' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Select') } }),
         { tool: 'snapshot' },
-        // The new entry's permission (it comes before the table of current rules, which has its own radios).
-        (ctx) => ({ tool: 'check', args: { ref: ctx.fieldAfter('Add new Entry', 'radio') } }),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
-      ], { final: 'Visitors who are not logged in can no longer see the shopping page.' }),
+        // The entry form arrives by a script's request after the click: not there yet, look again.
+        // Then the new entry's permission (before the table of current rules, which has radios too).
+        (ctx) => (/Add new Entry/.test(ctx.snapshotText ?? '') ? { tool: 'check', args: { ref: ctx.fieldAfter('Add new Entry', 'radio') } } : { tool: 'snapshot' }),
+        (ctx) => (ctx.lastResult?.tool === 'check' ? { tool: 'click', args: { ref: ctx.findRef('button', 'Save') } } : { tool: 'check', args: { ref: ctx.fieldAfter('Add new Entry', 'radio') } }),
+        (ctx) => (ctx.lastResult?.tool === 'click' ? ACL_DONE : { tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
+      ], { final: ACL_DONE }),
     async verify(wiki) {
       expectThat(/^shopping\s+@ALL\s+0$/m.test(wiki.conf('acl.auth.php')), `acl.auth.php holds ${wiki.conf('acl.auth.php')}`);
       // The wiki itself now refuses the page to a visitor.
