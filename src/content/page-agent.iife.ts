@@ -65,21 +65,6 @@ function claimsFor(agent: Agent, tokens: string[]): Record<string, string[]> {
   return answer;
 }
 
-/** How long a snapshot waits for a document still being parsed (a page streaming its rows) before reading what has arrived. */
-const PARSE_WAIT_MS = 3_000;
-
-/** Resolves once the document is parsed (DOMContentLoaded), or after `ms` whatever its state. */
-function parsedOrLate(doc: Document, ms: number): Promise<void> {
-  if (doc.readyState !== 'loading') return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(done, ms);
-    doc.addEventListener('DOMContentLoaded', () => {
-      clearTimeout(timer);
-      done();
-    }, { once: true });
-  });
-}
-
 async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
   try {
     const request = parseContentRequest(raw);
@@ -88,7 +73,6 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
       agent.refs ??= new RefRegistry(request.payload.framePrefix);
       const { claim, ...options } = request.payload;
       if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
-      await parsedOrLate(document, PARSE_WAIT_MS);
       const snapshot = takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) });
       return { ok: true, data: { ...snapshot, documents: { [options.framePrefix]: agent.documentId } } };
     }

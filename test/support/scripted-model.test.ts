@@ -183,6 +183,7 @@ describe('tableRows', () => {
   it('reads rows written a row a line and rows nesting their cells alike', () => {
     const flat = ['| | name | city |', '| [link "edit" ref=e1] | Ada | London \\| UK |'].join('\n');
     expect(tableRows(flat)).toEqual([['', 'name', 'city'], ['[link "edit" ref=e1]', 'Ada', 'London | UK']]);
+    expect(tableRows('| 5 | Lise | Berlin | [covered by div "Menu"]')).toEqual([['5', 'Lise', 'Berlin']]);
     const nested = ['- table [ref=e1]:', '  - row "edit Ada London" [ref=e2]:', '    - cell [ref=e3]:', '      - link "edit" [ref=e4] [cursor=pointer]:', '        - /url: "#e"', '    - cell "Ada" [ref=e5]', '    - cell [ref=e6]:', '      - text: London'].join('\n');
     expect(tableRows(nested)).toEqual([['edit', 'Ada', 'London']]);
   });

@@ -275,8 +275,9 @@ export function tableRows(snapshotText: string): string[][] {
   const rows: string[][] = [];
   lines.forEach((line, at) => {
     const text = line.trim();
-    if (text.startsWith('|') && text.endsWith('|')) {
-      rows.push(text.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')));
+    if (/^\|.*\|/.test(text)) {
+      // Notes written after the row (` [covered by …]`) are not cells.
+      rows.push(text.slice(1, text.lastIndexOf('|')).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')));
     } else if (/^- row\b/.test(text)) {
       const cells: string[] = [];
       const depth = indentOf(line);
