@@ -4,6 +4,7 @@ import {
   callsThisTask,
   fieldAfter,
   findRefInLine,
+  tableRows,
   findInstructions,
   findRef,
   gullibleCalls,
@@ -150,6 +151,12 @@ describe('fieldAfter', () => {
     expect(fieldAfter(opened, 'Search', 'searchbox')).toBe('e60');
   });
 
+  it('reads the text an outline item carries after its role', () => {
+    const outline = ['- paragraph [ref=e5]: Edit the page and hit Save.', '- text: Table name:', '- textbox [ref=e6]'].join('\n');
+    expect(fieldAfter(outline, /^Edit the page/, 'textbox')).toBe('e6');
+    expect(fieldAfter(outline, 'Table name', 'textbox')).toBe('e6');
+  });
+
   it('skips fields of other roles and finds nothing without the label', () => {
     expect(fieldAfter(FORM, 'System', 'textbox')).toBe('e2');
     expect(fieldAfter(FORM, 'Username')).toBeUndefined();
@@ -163,6 +170,28 @@ describe('findRefInLine', () => {
     expect(findRefInLine(TABLE, 'emmy', 'link', 'edit')).toBe('e2');
     expect(findRefInLine(TABLE, /London/, 'link', 'edit')).toBe('e1');
     expect(findRefInLine(TABLE, 'Alan', 'link', 'edit')).toBeUndefined();
+  });
+
+  it('looks through the row around the line when the outline nests cells under rows', () => {
+    const nested = ['- row [ref=e7]:', '  - cell [ref=e8]:', '    - link "edit" [ref=e9]', '  - cell "Ada" [ref=e10]', '- row [ref=e11]:', '  - cell [ref=e12]:', '    - link "edit" [ref=e13]', '  - cell "Emmy" [ref=e14]'].join('\n');
+    expect(findRefInLine(nested, 'Emmy', 'link', 'edit')).toBe('e13');
+    expect(findRefInLine(nested, 'Ada', 'link', 'edit')).toBe('e9');
+  });
+});
+
+describe('tableRows', () => {
+  it('reads rows written a row a line and rows nesting their cells alike', () => {
+    const flat = ['| | name | city |', '| [link "edit" ref=e1] | Ada | London \\| UK |'].join('\n');
+    expect(tableRows(flat)).toEqual([['', 'name', 'city'], ['[link "edit" ref=e1]', 'Ada', 'London | UK']]);
+    expect(tableRows('| 5 | Lise | Berlin | [covered by div "Menu"]')).toEqual([['5', 'Lise', 'Berlin']]);
+    const nested = ['- table [ref=e1]:', '  - row "edit Ada London" [ref=e2]:', '    - cell [ref=e3]:', '      - link "edit" [ref=e4] [cursor=pointer]:', '        - /url: "#e"', '    - cell "Ada" [ref=e5]', '    - cell [ref=e6]:', '      - text: London'].join('\n');
+    expect(tableRows(nested)).toEqual([['edit', 'Ada', 'London']]);
+  });
+
+  it('reads a line whose states come before its ref, and a value after a colon', () => {
+    expect(findRef('- textbox "Username" [active] [ref=e23]', 'textbox', 'Username')).toBe('e23');
+    expect(snapshotEntries('- textbox "Real Name:" [ref=e4]: Bob Builder')).toEqual([{ ref: 'e4', role: 'textbox', name: 'Real Name:', value: 'Bob Builder' }]);
+    expect(fieldAfter('- text: "Table name:"\n- textbox [ref=e9]', 'Table name', 'textbox')).toBe('e9');
   });
 });
 

@@ -153,8 +153,11 @@ export interface SnapshotEntry {
   value?: string;
 }
 
-/** `- button "Add to cart" [ref=e12] [disabled] value="M"`, indented inside frames (`f3e4`). */
-const REF_LINE = /^\s*- ([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))? \[ref=((?:f\d+)?e\d+)\](.*)$/m;
+/**
+ * `- button "Add to cart" [ref=e12] [disabled] value="M"`, indented inside frames (`f3e4`); states
+ * written before the ref (`- textbox "User" [active] [ref=e5]`, Playwright's AI snapshot) read too.
+ */
+const REF_LINE = /^\s*- ([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[a-z]+(?:=[^\]]*)?\])*? \[ref=((?:f\d+)?e\d+)\](.*)$/m;
 const VALUE = / value=("(?:[^"\\]|\\.)*")/;
 
 function unquote(json: string | undefined): string {
@@ -164,6 +167,11 @@ function unquote(json: string | undefined): string {
   } catch {
     return json.slice(1, -1);
   }
+}
+
+/** A YAML scalar as Playwright writes text: plain, or double-quoted when it holds a colon or quotes. */
+function yamlText(text: string): string {
+  return text.startsWith('"') ? unquote(text) : text;
 }
 
 /** A control inside a line of text: `Read [link "our policy" ref=e5] first`, `[textbox "Qty" ref=e6 editable value="1"]`. */
@@ -176,7 +184,10 @@ export function snapshotEntries(snapshotText: string): SnapshotEntry[] {
     const match = REF_LINE.exec(line);
     if (match) {
       const value = VALUE.exec(match[4] ?? '')?.[1];
-      entries.push({ role: match[1]!, name: unquote(match[2]), ref: match[3]!, ...(value ? { value: unquote(value) } : {}) });
+      // Playwright's outline writes a field's value after a colon: `- textbox "City" [ref=e5]: Paris`.
+      const afterColon = /^(?: \[[^\]]*\])*: (.+)$/.exec(match[4] ?? '')?.[1];
+      const read = value ? unquote(value) : afterColon && /^(textbox|searchbox|combobox|spinbutton)$/.test(match[1]!) ? yamlText(afterColon) : undefined;
+      entries.push({ role: match[1]!, name: unquote(match[2]), ref: match[3]!, ...(read ? { value: read } : {}) });
       continue;
     }
     for (const inline of line.matchAll(INLINE_REF)) {
@@ -215,10 +226,13 @@ export function fieldAfter(snapshotText: string, label: NameMatcher, role: RoleM
   return snapshotEntries(lines.slice(at).join('\n')).find((entry) => matches(role, entry.role))?.ref;
 }
 
-/** A line's text, a table row's first cell (`| City | [textbox ref=e3] |`), or the name on a ref line (a fieldset's toggle). */
+/**
+ * A line's text, a table row's first cell (`| City | [textbox ref=e3] |`), the name on a ref line
+ * (a fieldset's toggle), or the text an outline item carries (`- paragraph [ref=e5]: Edit the page`).
+ */
 function leadingText(line: string): string {
   const text = line.trim();
-  if (text.startsWith('- ')) return snapshotEntries(text)[0]?.name ?? '';
+  if (text.startsWith('- ')) return snapshotEntries(text)[0]?.name || yamlText(/^- [a-z][\w-]*(?: \[[^\]]*\])*: (.*)$/.exec(text)?.[1] ?? '');
   return (text.startsWith('|') ? (text.split(/(?<!\\)\|/)[1] ?? '') : text).trim();
 }
 
@@ -228,8 +242,61 @@ function leadingText(line: string): string {
  */
 export function findRefInLine(snapshotText: string, text: string | RegExp, role: RoleMatcher, name: NameMatcher): string | undefined {
   const says = (line: string) => (typeof text === 'string' ? line.toLowerCase().includes(text.toLowerCase()) : text.test(line));
-  const line = snapshotText.split('\n').find(says);
-  return line === undefined ? undefined : findRef(line, role, name);
+  const lines = snapshotText.split('\n');
+  const at = lines.findIndex(says);
+  if (at < 0) return undefined;
+  return findRef(lines[at]!, role, name) ?? findRef(rowAround(lines, at).join('\n'), role, name);
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+const CELL_LINE = /^\s*- (?:cell|gridcell|columnheader|rowheader)(?: ("(?:[^"\\]|\\.)*"))?/;
+
+/** A cell of a nested outline: its name, or the names and text of what it holds. */
+function nestedCell(lines: readonly string[], at: number): string {
+  const named = CELL_LINE.exec(lines[at]!)?.[1];
+  if (named !== undefined) return unquote(named);
+  const inner: string[] = [];
+  for (let index = at + 1; index < lines.length && indentOf(lines[index]!) > indentOf(lines[at]!); index++) {
+    const line = lines[index]!;
+    const text = /^\s*- text: (.*)$/.exec(line)?.[1];
+    if (text !== undefined) inner.push(text);
+    else inner.push(...snapshotEntries(line).map((entry) => entry.name).filter(Boolean));
+  }
+  return inner.join(' ');
+}
+
+/**
+ * The rows of every table in a snapshot, each as its cells' text, in either way of writing them:
+ * a row a line (`| a | [link "edit" ref=e5] |`) or rows nesting their cells (`- row:` then `  - cell "a"`).
+ */
+export function tableRows(snapshotText: string): string[][] {
+  const lines = snapshotText.split('\n');
+  const rows: string[][] = [];
+  lines.forEach((line, at) => {
+    const text = line.trim();
+    if (/^\|.*\|/.test(text)) {
+      // Notes written after the row (` [covered by …]`) are not cells.
+      rows.push(text.slice(1, text.lastIndexOf('|')).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|')));
+    } else if (/^- row\b/.test(text)) {
+      const cells: string[] = [];
+      const depth = indentOf(line);
+      for (let index = at + 1; index < lines.length && indentOf(lines[index]!) > depth; index++) {
+        if (CELL_LINE.test(lines[index]!) && !lines.slice(at + 1, index).some((between) => CELL_LINE.test(between) && indentOf(between) < indentOf(lines[index]!))) cells.push(nestedCell(lines, index));
+      }
+      rows.push(cells);
+    }
+  });
+  return rows;
+}
+
+/** In an outline that nests cells under their row (`- row:` then `  - cell …`), the lines of the row holding line `at`. */
+function rowAround(lines: readonly string[], at: number): string[] {
+  let row = at;
+  while (row >= 0 && !/^\s*- row\b/.test(lines[row]!)) row--;
+  if (row < 0 || (row < at && indentOf(lines[row]!) >= indentOf(lines[at]!))) return [];
+  const end = lines.findIndex((line, index) => index > row && indentOf(line) <= indentOf(lines[row]!));
+  return lines.slice(row, end < 0 ? undefined : end);
 }
 
 /** The ref of the first element with this role and name in the snapshot text, or undefined. */

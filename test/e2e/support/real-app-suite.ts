@@ -1,13 +1,12 @@
 /**
  * One describe block per browser that starts a real application once, runs its tasks through the
- * agent (each from a logged-out tab, allowing every step once) and checks each in the
- * application's own state.
+ * agent (run-app-task.ts) and checks each in the application's own state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAgentTask } from '../../../cli/agent-task';
 import type { ProviderServer } from '../../support/provider-server';
 import { latestSnapshotText } from '../../support/scripted-model';
 import type { AppTask, RealApp } from '../../support/real-apps/app-task';
+import { runAppTask } from '../../support/real-apps/run-app-task';
 import { browsersUnderTest } from './extension-browser';
 import { useReadyJawad } from './flows';
 
@@ -30,19 +29,12 @@ export function describeAppTasks<App extends RealApp>(title: string, start: () =
 
       for (const task of tasks) {
         it(task.name, async () => {
-          // Each task starts logged out, whatever the one before did.
-          const blank = await suite.jawad.openTab(`${app.url}/robots.txt`);
-          await blank.deleteCookie(...(await blank.cookies()));
-          await blank.close();
-          const page = await suite.jawad.openTab(`${app.url}${task.start}`);
-          if (task.ready) await page.waitForSelector(task.ready, { timeout: 30_000 });
-          suite.provider.setResponder(task.model(app));
-          const outcome = await runAgentTask(suite.jawad.host, { task: task.prompt, approve: () => 'allow-once', timeoutMs: 90_000 });
+          const { outcome, finalUrl } = await runAppTask(suite.jawad, suite.provider, app, task);
           const failures = outcome.steps.filter((step) => step.status !== 'done').map((step) => `${step.tool}: ${step.status} ${JSON.stringify(step.result ?? null)}`);
           expect(failures).toEqual([]);
           if (outcome.answer.error) throw new Error(`${outcome.answer.error.message}\n\nThe model's last snapshot, whole:\n${lastSnapshot(suite.provider)}`);
           expect(outcome.answer.status).toBe('complete');
-          await task.verify(app, page.url(), outcome.answer.content);
+          await task.verify(app, finalUrl, outcome.answer.content);
         }, 120_000);
       }
     });

@@ -3,7 +3,7 @@
  * each played by a scripted model that finds its targets by role and name in the snapshot text,
  * and each checked in the database file itself.
  */
-import { scriptedAgent, type ScriptStep } from '../scripted-model';
+import { scriptedAgent, tableRows, type ScriptStep } from '../scripted-model';
 import { ADMINER_PASSWORD, type Adminer } from './adminer';
 import { expectThat, type AppTask } from './app-task';
 
@@ -199,33 +199,30 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
   },
 ];
 
-/** The id (second cell) on the row of `name`, in the latest snapshot of a table written a row a line. */
+/** The id (second cell) on the row of `name`, in the latest snapshot that shows that row. */
 function idOf(results: readonly { tool: string; content: string }[], name: string): string {
   const snapshots = results.filter((result) => result.tool === 'snapshot').map((result) => result.content).reverse();
   for (const text of snapshots) {
-    const line = text.split('\n').find((row) => row.startsWith('|') && row.includes(`| ${name} |`));
-    if (line) return line.split('|')[2]?.trim() ?? '';
+    const row = tableRows(text).find((cells) => cells.includes(name));
+    if (row) return row[1] ?? '';
   }
   return '';
 }
 
-/** The first record of a table written a row a line (edit link, id, customer, total, status): "Order id, total." */
+/** The first record of the orders table (a select box and edit link, id, customer, total, status): "Order id, total." */
 function topOrder(snapshotText: string): string {
-  const cells = (snapshotText.split('\n').find((line) => line.startsWith('| [checkbox')) ?? '').split('|').map((cell) => cell.trim());
-  return `Order ${cells[2] ?? '?'}, ${cells[4] ?? '?'}.`;
+  const cells = tableRows(snapshotText).find((row) => /^\d+$/.test(row[1] ?? '')) ?? [];
+  return `Order ${cells[1] ?? '?'}, ${cells[3] ?? '?'}.`;
 }
 
-/** The cell after the first cell reading `first`, in a table written a row a line. */
+/** The cell after the first cell reading `first`, in the snapshot's tables. */
 function cellAfter(snapshotText: string, first: string): string {
-  const line = snapshotText.split('\n').find((text) => text.startsWith(`| ${first} |`)) ?? '';
-  return line.split('|')[2]?.trim() ?? '?';
+  return tableRows(snapshotText).find((row) => row[0] === first)?.[1] ?? '?';
 }
 
-/** The names on the rows that say `city`, in a table written a row a line (name before city). */
+/** The names on the rows whose city is `city` (name, email, city). */
 function namesIn(snapshotText: string, city: string): string[] {
-  return snapshotText
-    .split('\n')
-    .filter((line) => line.startsWith('|') && line.includes(`| ${city} |`))
-    .map((line) => line.split('|').map((cell) => cell.trim()))
-    .map((cells) => cells[cells.indexOf(city) - 2] ?? '?');
+  return tableRows(snapshotText)
+    .filter((row) => row.includes(city))
+    .map((row) => row[row.indexOf(city) - 2] ?? '?');
 }

@@ -3,7 +3,7 @@
  * scripted model that finds its targets by role and name in the snapshot text, and each checked
  * in the wiki's own files.
  */
-import { scriptedAgent, type ScriptStep } from '../scripted-model';
+import { scriptedAgent, snapshotEntries, type ScriptStep } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { DOKU_ADMIN, type DokuWiki } from './dokuwiki';
 
@@ -27,6 +27,16 @@ const adminTool = (tool: RegExp): ScriptStep[] => [
   { tool: 'snapshot' },
 ];
 
+/** A search field, whichever role the outline gives it (a text box with suggestions reads as a combobox). */
+const SEARCH_FIELD = /^(textbox|searchbox|combobox)$/;
+
+/** The text box named `name` that holds `value`. */
+function fieldHolding(snapshotText: string, name: RegExp, value: string): string {
+  const entry = snapshotEntries(snapshotText).find((candidate) => candidate.role === 'textbox' && name.test(candidate.name) && candidate.value === value);
+  if (!entry) throw new Error(`scripted model: no text box ${String(name)} holding ${value} in the latest snapshot:\n${snapshotText}`);
+  return entry.ref;
+}
+
 /** What a `get` call read back (its JSON result's `result`). */
 function resultOf(content: string): string {
   for (const line of content.split('\n')) {
@@ -36,6 +46,8 @@ function resultOf(content: string): string {
   }
   return '';
 }
+
+const ACL_DONE = 'Visitors who are not logged in can no longer see the shopping page.';
 
 /** The users file's line for a user: login, password hash, name, email, groups. */
 function userLine(wiki: DokuWiki, login: string): string[] {
@@ -90,8 +102,8 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
     model: () =>
       scriptedAgent([
         { tool: 'snapshot' },
-        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Search'), text: 'bold' } }),
-        (ctx) => ({ tool: 'press_key', args: { ref: ctx.findRef('textbox', 'Search'), keys: 'Enter' } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef(SEARCH_FIELD, 'Search'), text: 'bold' } }),
+        (ctx) => ({ tool: 'press_key', args: { ref: ctx.findRef(SEARCH_FIELD, 'Search'), keys: 'Enter' } }),
         { tool: 'snapshot' },
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', /syntax/) } }),
         { tool: 'read_page' },
@@ -131,7 +143,7 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('Bob Builder', 'link', 'bob') } }),
         { tool: 'snapshot' },
         // The edit form opens below the add form: its Real Name field is the one holding Bob's name.
-        (ctx) => ({ tool: 'fill', args: { ref: ctx.findRefInLine('value="Bob Builder"', 'textbox', 'Real Name:'), text: 'Robert Builder' } }),
+        (ctx) => ({ tool: 'fill', args: { ref: fieldHolding(ctx.snapshotText ?? '', /^Real Name/, 'Bob Builder'), text: 'Robert Builder' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save Changes') } }),
       ], { final: 'Bob is now Robert Builder.' }),
     async verify(wiki) {
@@ -175,6 +187,31 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
     async verify(wiki) {
       const admin = userLine(wiki, DOKU_ADMIN.user);
       expectThat(admin[3] === 'wiki-admin@example.org' && admin[2] === 'Wiki Admin', `the admin's line is ${admin.join(':')}`);
+    },
+  },
+
+  {
+    name: 'restrict a page in the access control list',
+    prompt: 'Log in and make the shopping page invisible to visitors who are not logged in.',
+    start: '/doku.php?id=shopping&do=login',
+    model: () =>
+      scriptedAgent([
+        ...adminTool(/^Access Control List/),
+        // "Permissions for": the dropdown lists the groups that have rules already, @ALL (everyone) among them.
+        (ctx) => ({ tool: 'select_option', args: { ref: ctx.fieldAfter(/^Permissions for/, 'combobox'), option: '@ALL' } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Select') } }),
+        { tool: 'snapshot' },
+        // The entry form arrives by a script's request after the click: not there yet, look again.
+        // Then the new entry's permission (before the table of current rules, which has radios too).
+        (ctx) => (/Add new Entry/.test(ctx.snapshotText ?? '') ? { tool: 'check', args: { ref: ctx.fieldAfter('Add new Entry', 'radio') } } : { tool: 'snapshot' }),
+        (ctx) => (ctx.lastResult?.tool === 'check' ? { tool: 'click', args: { ref: ctx.findRef('button', 'Save') } } : { tool: 'check', args: { ref: ctx.fieldAfter('Add new Entry', 'radio') } }),
+        (ctx) => (ctx.lastResult?.tool === 'click' ? ACL_DONE : { tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
+      ], { final: ACL_DONE }),
+    async verify(wiki) {
+      expectThat(/^shopping\s+@ALL\s+0$/m.test(wiki.conf('acl.auth.php')), `acl.auth.php holds ${wiki.conf('acl.auth.php')}`);
+      // The wiki itself now refuses the page to a visitor.
+      const html = await (await fetch(`${wiki.url}/doku.php?id=shopping`)).text();
+      expectThat(!html.includes('Bread') && /Permission Denied/i.test(html), 'a visitor still reads the shopping page');
     },
   },
 ];

@@ -1,0 +1,107 @@
+/**
+ * The baseline agent of `npm run bench:agent`: the same scripted model, the same system prompt and
+ * tool list Jawad sent it, but every page is read with Playwright's AI snapshot
+ * (`page.ariaSnapshot({ mode: 'ai' })`, what Playwright MCP gives agents) and every action is done
+ * by Playwright on its `aria-ref` locators — a minimal Playwright-MCP-style loop in Node.
+ */
+import type { Locator, Page } from 'playwright-core';
+import type { RecordedRequest, Reply, Responder } from '../../test/support/provider-server';
+
+export interface BaselineOutcome {
+  answer: string;
+  steps: number;
+  /** Every request the model received (to count its tokens). */
+  requests: string[];
+  /** The last snapshot the model read (to see why a task failed). */
+  lastSnapshot: string;
+  error?: string;
+}
+
+interface Call {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+const MAX_STEPS = 30;
+const ACTION_TIMEOUT_MS = 10_000;
+
+function request(body: unknown): RecordedRequest {
+  const text = JSON.stringify(body);
+  return { method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, rawBody: Buffer.from(text), json: body, at: Date.now() };
+}
+
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('load', { timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
+}
+
+/** One tool call on the page; the text the model reads back. */
+async function runTool(page: Page, call: Call): Promise<string> {
+  const args = JSON.parse(call.arguments || '{}') as Record<string, string>;
+  const target = (): Locator => page.locator(`aria-ref=${args.ref}`);
+  switch (call.name) {
+    case 'snapshot':
+      return `Page: ${await page.title()} (${page.url()})\n${await page.ariaSnapshot({ mode: 'ai' })}`;
+    case 'read_page':
+      return page.locator('body').innerText();
+    case 'click':
+      await target().click({ timeout: ACTION_TIMEOUT_MS });
+      await settle(page);
+      return `Clicked ${args.ref}; now at ${page.url()}`;
+    case 'fill':
+      await target().fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
+      return `Filled ${args.ref}`;
+    case 'select_option':
+      await target().selectOption({ label: args.option ?? '' }, { timeout: ACTION_TIMEOUT_MS });
+      await settle(page);
+      return `Selected ${args.option}`;
+    case 'check':
+      await target().check({ timeout: ACTION_TIMEOUT_MS });
+      return `Checked ${args.ref}`;
+    case 'press_key':
+      await target().press(args.keys ?? '', { timeout: ACTION_TIMEOUT_MS });
+      await settle(page);
+      return `Pressed ${args.keys}; now at ${page.url()}`;
+    case 'open_url':
+      await page.goto(args.url ?? '');
+      return `Opened ${page.url()}`;
+    case 'get':
+      return JSON.stringify({ result: await target().inputValue({ timeout: ACTION_TIMEOUT_MS }) });
+    default:
+      throw new Error(`the baseline has no tool ${call.name}`);
+  }
+}
+
+function replyCalls(reply: Reply | undefined): Call[] | string {
+  if (reply?.kind === 'openai-tool-stream') return reply.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments }));
+  if (reply?.kind === 'openai-stream') return reply.chunks.join('');
+  throw new Error(`unexpected model reply ${reply?.kind ?? 'none'}`);
+}
+
+/**
+ * Plays `model` on `page` for `task`, with Jawad's own system prompt and tool list (`preamble`:
+ * the messages before the user's, and the tools, from Jawad's first request for this task).
+ */
+export async function runBaselineTask(page: Page, model: Responder, task: string, preamble: { system: unknown[]; tools: unknown }): Promise<BaselineOutcome> {
+  const messages: unknown[] = [...preamble.system, { role: 'user', content: task }];
+  const requests: string[] = [];
+  let steps = 0;
+  let lastSnapshot = '';
+  try {
+    for (;;) {
+      const body = { model: 'test-model', stream: true, messages, tools: preamble.tools };
+      requests.push(JSON.stringify({ messages, tools: preamble.tools }));
+      const outcome = replyCalls(model(request(body)));
+      if (typeof outcome === 'string') return { answer: outcome, steps, requests, lastSnapshot };
+      if (++steps > MAX_STEPS) throw new Error('step limit');
+      messages.push({ role: 'assistant', content: null, tool_calls: outcome.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });
+      for (const call of outcome) {
+        const content = await runTool(page, call).catch((error: unknown) => `Error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        if (call.name === 'snapshot') lastSnapshot = content;
+        messages.push({ role: 'tool', tool_call_id: call.id, content });
+      }
+    }
+  } catch (error) {
+    return { answer: '', steps, requests, lastSnapshot, error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+  }
+}
