@@ -13,7 +13,7 @@ import { AgentRunner, type AgentDeps } from '../agent/agent-runner';
 import type { LlmMessage } from '../llm/types';
 import { AGENT_SYSTEM_PROMPT } from '../prompts';
 import type { ToolRegistry } from '../tools/registry';
-import { checkClaims, evidenceList, FACTS_FORMAT, failureIn, parseClaims, renderReport, REPORT_SYSTEM_PROMPT, type PageRead } from './evidence';
+import { checkClaims, evidenceList, FACTS_FORMAT, failureIn, inPlanOrder, parseClaims, renderReport, REPORT_SYSTEM_PROMPT, type PageRead } from './evidence';
 import { afterRestart, applyEdits, newStep, nextBatch, withinApproved } from './plan';
 import { MAX_PLANNER_ATTEMPTS, parsePlan, plannerMessages, repairMessages, replanMessages, type PlannedStep } from './planner';
 import { approvedScope } from './scope';
@@ -403,12 +403,14 @@ export class WorkflowRunner {
   /** The report, from the evidence: written by the model, checked and cited by Jawad, saved to history. */
   private async finish(live: Live): Promise<void> {
     const { plan } = live;
-    const summary = plan.evidence.length
-      ? await this.complete([{ role: 'system', content: REPORT_SYSTEM_PROMPT }, { role: 'user', content: `Request: ${plan.intent}\n\nEvidence:\n${evidenceList(plan.evidence)}` }], live.controller.signal)
+    const evidence = inPlanOrder(plan.evidence, plan.steps);
+    const summary = evidence.length
+      ? await this.complete([{ role: 'system', content: REPORT_SYSTEM_PROMPT }, { role: 'user', content: `Request: ${plan.intent}\n\nEvidence:\n${evidenceList(evidence)}` }], live.controller.signal)
       : 'The workflow collected no evidence for this request.';
-    const report = renderReport({ intent: plan.intent, summary, evidence: plan.evidence, unsupported: plan.unsupported });
+    const report = renderReport({ intent: plan.intent, summary, evidence, unsupported: plan.unsupported });
     await this.saveReport(plan, report);
     await this.commit(live, (current) => {
+      current.evidence = evidence;
       current.report = report;
       current.status = 'done';
     }, { kind: 'done' });
