@@ -9,7 +9,7 @@ import { isWorkerOn, planJson, researchModel } from '../support/research-model';
 import { browsersUnderTest } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { decide, waitForPrompt } from './support/agent-flows';
-import { activateTab, inTab, maskState, reloadTab, tabIdOf, tabText, workflowTabIds, approvePlan, openTabUrls, planChanges, planSites, removePlanStep, shownReport, startResearch, tabGroups, waitForWorkflow, workflowSteps } from './support/research-flows';
+import { activateTab, closeWindowAndReturnTo, inTab, openFocusedWindow, maskState, reloadTab, tabIdOf, tabText, workflowTabIds, approvePlan, openTabUrls, planChanges, planSites, removePlanStep, shownReport, startResearch, tabGroups, waitForWorkflow, workflowSteps } from './support/research-flows';
 
 const INTENT = 'Compare the price of the Trail jacket at Alpine, Boreal and Cirrus';
 
@@ -187,6 +187,11 @@ for (const browserName of browsersUnderTest()) {
       await activateTab(jawad, myTab);
       await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('hidden'), { timeout: 10_000, interval: 50 });
       await activateTab(jawad, tabId!);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
+      // The user turns to another window: the window loses focus, the mask goes; back, it returns.
+      const otherWindow = await openFocusedWindow(jawad, mine);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('hidden'), { timeout: 10_000, interval: 50 });
+      await closeWindowAndReturnTo(jawad, otherWindow, tabId!);
       await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
       await inTab(jawad, tabId!, 'window.beforeReload = true');
       await reloadTab(jawad, tabId!);
