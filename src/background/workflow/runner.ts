@@ -33,6 +33,8 @@ export interface WorkflowDeps {
   store: Pick<WorkflowStore, 'save' | 'unfinished' | 'latest'>;
   conversations: Pick<ConversationStore, 'create' | 'addMessage' | 'getMessage'>;
   settings: () => Promise<ProviderSettings | undefined>;
+  /** The stored number of read-only steps a new plan runs side by side (the plan card can change it). */
+  parallel?: () => Promise<number>;
   /** What each step's agent needs (its tabs are the step's own). */
   agent: Omit<AgentDeps, 'tabs'>;
   tabs: WorkflowTabs;
@@ -85,7 +87,7 @@ export class WorkflowRunner {
     const now = this.now();
     const plan: WorkflowPlan = {
       id: this.newId(), requestId: childRequestId(requestId, 'workflow'), intent, steps: [], status: 'planning', createdAt: now, updatedAt: now,
-      revision: 0, changes: [], evidence: [], unsupported: [], tabs: [], keepTabs: false, parallel: DEFAULT_PARALLEL, windowId: await this.deps.tabs.window(windowId),
+      revision: 0, changes: [], evidence: [], unsupported: [], tabs: [], keepTabs: false, parallel: (await this.deps.parallel?.()) ?? DEFAULT_PARALLEL, windowId: await this.deps.tabs.window(windowId),
     };
     const live = this.adopt(plan);
     await this.commit(live, () => undefined, { kind: 'planning', detail: intent });
