@@ -126,6 +126,7 @@ const workflows = new WorkflowRunner({
   conversations,
   settings: () => settings.load(),
   parallel: async () => (await settings.loadResearch()).parallel,
+  keepAlive: (on) => keepBackgroundAlive(on, 'research'),
   agent: agentDeps,
   tabs: browserTabs,
   emit: (event) => ports.broadcast(event),

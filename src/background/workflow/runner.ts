@@ -39,6 +39,8 @@ export interface WorkflowDeps {
   agent: Omit<AgentDeps, 'tabs'>;
   tabs: WorkflowTabs;
   emit: (event: BackgroundEvent) => void;
+  /** Keeps the background up (and wakes it if stopped) while any workflow plans or runs. */
+  keepAlive?: (on: boolean) => void;
   /** The mask over the tab a step drives (seed 001). */
   mask?: { drive(tabId: number): Promise<void>; release(tabId: number): Promise<void> };
   now?: () => number;
@@ -177,6 +179,16 @@ export class WorkflowRunner {
 
   // ---- The work -----------------------------------------------------------------------------
 
+  private awake = false;
+
+  /** Asks for the keep-alive while a workflow plans or runs, and lets it go once none does. */
+  private holdAwake(): void {
+    const busy = [...this.live.values()].some((live) => !live.superseded && ['planning', 'running'].includes(live.plan.status));
+    if (busy === this.awake) return;
+    this.awake = busy;
+    this.deps.keepAlive?.(busy);
+  }
+
   private adopt(plan: WorkflowPlan): Live {
     const live: Live = { plan, controller: new AbortController(), steps: new Map(), saving: Promise.resolve(), grouping: Promise.resolve(), driving: false, superseded: false };
     this.live.set(plan.id, live);
@@ -198,6 +210,7 @@ export class WorkflowRunner {
     if (live.superseded) return Promise.resolve();
     change(live.plan);
     live.plan.updatedAt = this.now();
+    this.holdAwake();
     this.deps.emit({ type: 'WORKFLOW_UPDATE', requestId: live.plan.requestId, payload: live.plan });
     const snapshot = structuredClone(live.plan);
     live.saving = live.saving.then(() => this.deps.store.save(snapshot, entry, this.instance, claim)).catch((error: unknown) => {

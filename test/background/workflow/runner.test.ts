@@ -61,7 +61,7 @@ function fakeTabs(): WorkflowTabs & { open: WorkflowTabs['open']; urls: Map<numb
   };
 }
 
-function runner(tabs: WorkflowTabs, stream = model(), parallel?: number): WorkflowRunner {
+function runner(tabs: WorkflowTabs, stream = model(), parallel?: number, keepAlive?: (on: boolean) => void): WorkflowRunner {
   const readPage = defineTool({
     name: 'read_page', description: 'r', params: z.object({}), level: 'read-only', effects: {},
     run: async (_params, context) => {
@@ -74,6 +74,7 @@ function runner(tabs: WorkflowTabs, stream = model(), parallel?: number): Workfl
     conversations: new ConversationStore(db),
     settings: async () => SETTINGS,
     ...(parallel === undefined ? {} : { parallel: async () => parallel }),
+    ...(keepAlive ? { keepAlive } : {}),
     agent: {
       stream,
       tools: new ToolRegistry([readPage as never]),
@@ -141,6 +142,17 @@ describe('WorkflowRunner', () => {
     events = [];
     await runner(fakeTabs()).start('Compare the jacket', 1, 'user-0000000b');
     expect((await until('proposed')).parallel).toBe(2);
+  });
+
+  it('keeps the background up while the workflow plans and runs, not while the plan waits for approval, and lets go at the end', async () => {
+    const asked: boolean[] = [];
+    const workflows = runner(fakeTabs(), model(), 1, (on) => asked.push(on));
+    await workflows.start('Compare the jacket', 1, 'user-0000000a');
+    const proposed = await until('proposed');
+    expect(asked).toEqual([true, false]);
+    await workflows.approve(proposed.id, edits(proposed), false, 1);
+    await until('done');
+    expect(asked).toEqual([true, false, true, false]);
   });
 
   it('re-asks the planner once with the problem, then fails with a clear error', async () => {
