@@ -1,6 +1,6 @@
 import Dexie, { type DBCore, type DBCoreMutateRequest, type EntityTable } from 'dexie';
 import type { RequestShape } from '../background/llm/request-shape';
-import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, StoredMessage, UsageRecord, VoiceSettings, WorkflowPlan } from '../protocol';
+import type { AgentStep, Budgets, Product, Conversation, Grant, HarborOptions, Memory, ModelPrice, ProviderSettings, ResearchSettings, StoredMessage, UsageRecord, VoiceSettings, WorkflowPlan } from '../protocol';
 
 /** One line of a workflow's journal. */
 export interface JournalEntry {
@@ -32,6 +32,7 @@ export type SettingsRow =
   | { key: 'provider'; value: ProviderSettings }
   | { key: 'voice'; value: VoiceSettings }
   | { key: 'harbor'; value: HarborOptions }
+  | { key: 'research'; value: ResearchSettings }
   /** Which tool-call format works for a model, learned when its server rejects native tools. */
   | { key: 'tool-modes'; value: Record<string, 'native' | 'xml'> }
   /** How to shape requests for a model, learned when its server rejected a field by name. */

@@ -1,6 +1,7 @@
 import {
   DEFAULT_VOICE_SETTINGS,
   keyHint,
+  ResearchSettings,
   type ProviderSettings,
   type PublicSettings,
   type PublicVoiceSettings,
@@ -17,6 +18,16 @@ export class SettingsStore {
   async load(): Promise<ProviderSettings | undefined> {
     const row = await this.db.settings.get('provider');
     return row?.key === 'provider' ? row.value : undefined;
+  }
+
+  async loadResearch(): Promise<ResearchSettings> {
+    const row = await this.db.settings.get('research');
+    return row?.key === 'research' ? row.value : ResearchSettings.parse({});
+  }
+
+  async saveResearch(update: ResearchSettings): Promise<ResearchSettings> {
+    await this.db.settings.put({ key: 'research', value: update });
+    return update;
   }
 
   async loadVoice(): Promise<VoiceSettings> {

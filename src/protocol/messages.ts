@@ -9,7 +9,7 @@ import { CAPS } from './caps';
 import { ErrorPayload, JawadError } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
-import { DEFAULT_PARALLEL, MAX_PARALLEL, MAX_WORKFLOW_STEPS, PlanEdit, WorkflowPlan } from './workflow';
+import { DEFAULT_PARALLEL, MAX_PARALLEL, MAX_WORKFLOW_STEPS, PlanEdit, ResearchSettings, WorkflowPlan } from './workflow';
 import { ProviderSettings, PublicSettings, PublicVoiceSettings, VoiceMode, VoiceSettings } from './settings';
 
 const RequestId = z.string().check(z.regex(REQUEST_ID_PATTERN, 'requestId must be a request-id chain like user-1a2b3c4d'));
@@ -231,6 +231,8 @@ export const SidebarRequest = z.discriminatedUnion('type', [
   message('CANCEL_WORKFLOW', z.object({ workflowId: Id })),
   /** The workflows not yet finished, and the last finished one: one WORKFLOW_UPDATE each. */
   message('GET_WORKFLOWS', Empty),
+  message('GET_RESEARCH_SETTINGS', Empty),
+  message('SAVE_RESEARCH_SETTINGS', ResearchSettings),
 ]);
 export type SidebarRequest = z.infer<typeof SidebarRequest>;
 export type SidebarRequestType = SidebarRequest['type'];
@@ -343,6 +345,7 @@ export const BackgroundEvent = z.discriminatedUnion('type', [
   ...historyEvents(),
   /** The whole plan, on every change of it. */
   message('WORKFLOW_UPDATE', WorkflowPlan),
+  message('RESEARCH_SETTINGS', ResearchSettings),
 ]);
 export type BackgroundEvent = z.infer<typeof BackgroundEvent>;
 export type BackgroundEventOf<T extends BackgroundEvent['type']> = Extract<BackgroundEvent, { type: T }>;

@@ -99,6 +99,12 @@ export const WorkflowPlan = z.object({
 });
 export type WorkflowPlan = z.infer<typeof WorkflowPlan>;
 
+/** Research mode's stored settings: how many read-only steps a new plan runs side by side. */
+export const ResearchSettings = z.object({
+  parallel: z._default(z.int().check(z.minimum(1), z.maximum(MAX_PARALLEL)), DEFAULT_PARALLEL),
+});
+export type ResearchSettings = z.infer<typeof ResearchSettings>;
+
 /** The user's version of a proposed plan: steps in the order to run, edited, some removed. */
 export const PlanEdit = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(100)),

@@ -27,6 +27,7 @@ import {
   type ToolListing,
   type ToolResult,
   type WorkflowPlan,
+  type ResearchSettings,
 } from '../protocol';
 
 export interface ChatState {
@@ -73,6 +74,8 @@ export interface ChatState {
   recall: { question: string; used: UsedContext[] } | undefined;
   /** The research workflow on screen: the newest one the background told of. */
   workflow: WorkflowPlan | undefined;
+  /** Research mode's stored settings, once the background has answered. */
+  research: ResearchSettings | undefined;
 }
 
 export type BudgetPrompt = BackgroundEventOf<'BUDGET_REQUEST'>['payload'];
@@ -102,6 +105,7 @@ export const initialState: ChatState = {
   budgetPrompts: [],
   recall: undefined,
   workflow: undefined,
+  research: undefined,
 };
 
 /** A deleted conversation's task is stopped with it: its prompts are no one's to answer. */
@@ -217,6 +221,8 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return state; // files to save: the store hands them to the browser (store.ts)
     case 'WORKFLOW_UPDATE':
       return { ...state, workflow: showWorkflow(state.workflow, event.payload) };
+    case 'RESEARCH_SETTINGS':
+      return { ...state, research: event.payload };
   }
 }
 

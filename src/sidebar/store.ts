@@ -104,6 +104,7 @@ function resync(): void {
   send({ type: 'GET_VOICE_SETTINGS', payload: {} });
   send({ type: 'LIST_CONVERSATIONS', payload: {} });
   send({ type: 'GET_WORKFLOWS', payload: {} });
+  send({ type: 'GET_RESEARCH_SETTINGS', payload: {} });
   const open = state.value.conversation?.id ?? sessionStorage.getItem(CONVERSATION_KEY);
   if (open) send({ type: 'OPEN_CONVERSATION', payload: { conversationId: open } });
 }
@@ -453,6 +454,10 @@ let reported: string | undefined;
 
 export function startWorkflow(intent: string): void {
   send({ type: 'START_WORKFLOW', payload: { intent, ...(windowId === undefined ? {} : { windowId }) } });
+}
+
+export function saveResearchSettings(parallel: number): void {
+  send({ type: 'SAVE_RESEARCH_SETTINGS', payload: { parallel } });
 }
 
 export function approveWorkflow(workflowId: string, steps: PlanEdit[], keepTabs: boolean, parallel: number): void {

@@ -63,7 +63,7 @@ beforeEach(() => {
   const search = new SearchIndex(db);
   const history = (sendConversations: Parameters<typeof createHistoryHandlers>[0]['sendConversations']) =>
     createHistoryHandlers({ db, conversations, steps, search, costs: new CostService(db), memory: new MemoryService({ db, search, activeUrl: async () => undefined }), budget: { respond: () => undefined }, sendConversations });
-  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService, history, workflows: createWorkflowHandlers({ start: vi.fn(), approve: vi.fn(), confirmStep: vi.fn(), cancel: vi.fn(), shown: async () => [] }) });
+  handlers = createHandlers({ chat, conversations, settings, testConnection, allowProviderOrigin, voice, tools, steps, harbor, broker, bridge: {} as BridgeService, history, workflows: createWorkflowHandlers({ start: vi.fn(), approve: vi.fn(), confirmStep: vi.fn(), cancel: vi.fn(), shown: async () => [] }, settings) });
 });
 afterEach(async () => {
   await db.delete();

@@ -22,7 +22,7 @@ function spyTable(): SpyTable {
     'APPROVE_PAIRING', 'REFUSE_PAIRING', 'UNPAIR_CLIENT', 'KILL_BRIDGE',
     'SEARCH_HISTORY', 'RENAME_CONVERSATION', 'PIN_CONVERSATION', 'EXPORT_ARCHIVE', 'EXPORT_MARKDOWN', 'IMPORT_PART', 'GET_COSTS',
     'LIST_MEMORIES', 'SAVE_MEMORY', 'FORGET_MEMORY', 'SET_MEMORY_ENABLED', 'GET_TRACE', 'SAVE_BUDGETS', 'SAVE_PRICE', 'BUDGET_RESPONSE', 'PREVIEW_RECALL',
-    'START_WORKFLOW', 'APPROVE_WORKFLOW', 'CONFIRM_WORKFLOW_STEP', 'CANCEL_WORKFLOW', 'GET_WORKFLOWS',
+    'START_WORKFLOW', 'APPROVE_WORKFLOW', 'CONFIRM_WORKFLOW_STEP', 'CANCEL_WORKFLOW', 'GET_WORKFLOWS', 'GET_RESEARCH_SETTINGS', 'SAVE_RESEARCH_SETTINGS',
   ];
   return Object.fromEntries(types.map((type) => [type, vi.fn()])) as unknown as SpyTable;
 }
@@ -155,6 +155,8 @@ describe('SidebarPorts.dispatch', () => {
       CONFIRM_WORKFLOW_STEP: { workflowId: 'w1', stepId: 's1', run: true },
       CANCEL_WORKFLOW: { workflowId: 'w1' },
       GET_WORKFLOWS: {},
+      GET_RESEARCH_SETTINGS: {},
+      SAVE_RESEARCH_SETTINGS: { parallel: 3 },
     };
     for (const [type, payload] of Object.entries(messages)) {
       await ports.dispatch(sidebar.port, { type, requestId: REQ, payload });

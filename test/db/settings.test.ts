@@ -28,6 +28,12 @@ describe('SettingsStore', () => {
     expect(await reopened.requestShape('custom http://x/v1 c')).toBeUndefined();
   });
 
+  it('reads two pages at once in research mode until the user chooses otherwise, across a reopened database', async () => {
+    expect((await store.loadResearch()).parallel).toBe(2);
+    await store.saveResearch({ parallel: 3 });
+    expect((await new SettingsStore(new JawadDatabase(db.name)).loadResearch()).parallel).toBe(3);
+  });
+
   it('has nothing before the first save', async () => {
     expect(await store.load()).toBeUndefined();
   });

@@ -7,11 +7,19 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { isWorkerOn, planJson, researchModel } from '../support/research-model';
 import { browsersUnderTest } from './support/extension-browser';
-import { useReadyJawad } from './support/flows';
+import { openView, useReadyJawad } from './support/flows';
+import type { Sidebar } from './support/extension-browser';
 import { decide, waitForPrompt } from './support/agent-flows';
-import { activateTab, inTab, maskState, reloadTab, tabIdOf, tabText, workflowTabIds, approvePlan, openTabUrls, planChanges, planSites, removePlanStep, shownReport, startResearch, tabGroups, waitForWorkflow, workflowSteps } from './support/research-flows';
+import { activateTab, closeWindowAndReturnTo, inTab, openFocusedWindow, maskState, reloadTab, tabIdOf, tabText, workflowTabIds, approvePlan, openTabUrls, planChanges, planSites, removePlanStep, shownReport, startResearch, tabGroups, waitForWorkflow, workflowSteps } from './support/research-flows';
 
 const INTENT = 'Compare the price of the Trail jacket at Alpine, Boreal and Cirrus';
+
+/** Chooses in Settings how many pages research mode reads at once, and waits until it is stored. */
+async function setResearchParallel(sidebar: Sidebar, parallel: number): Promise<void> {
+  await openView(sidebar, 'Settings');
+  await sidebar.fill('[data-testid=research-parallel]', String(parallel));
+  await sidebar.waitFor((win, wanted) => win.document.querySelector<HTMLSelectElement>('[data-testid=research-parallel]')?.dataset.stored === wanted, String(parallel), 'the setting to be stored');
+}
 
 for (const browserName of browsersUnderTest()) {
   describe(`research mode in ${browserName}`, () => {
@@ -131,6 +139,25 @@ for (const browserName of browsersUnderTest()) {
       expect((await workflowSteps(jawad.sidebar)).map((step) => step.status)).toEqual(['done', 'done']);
     });
 
+    it('reads one page at a time when Settings says so: the plan card starts from the stored setting and the steps run one after another', async () => {
+      const { jawad, provider } = suite;
+      const { alpine, boreal } = shops();
+      await setResearchParallel(jawad.sidebar, 1);
+      provider.setResponder(researchModel({ plans: [planJson([{ task: 'Price at Alpine', site: alpine }, { task: 'Price at Boreal', site: boreal }])], workerDelayMs: 100 }));
+      const seen = provider.requests.length;
+      await startResearch(jawad.sidebar, INTENT);
+      await waitForWorkflow(jawad.sidebar, 'proposed');
+      expect(await jawad.sidebar.eval((win) => win.document.querySelector<HTMLSelectElement>('.parallel select')?.value, null)).toBe('1');
+      await approvePlan(jawad.sidebar);
+      await waitForWorkflow(jawad.sidebar, 'done', 60_000);
+      const calls = provider.requests.slice(seen);
+      const lastAlpine = calls.findLastIndex((request) => isWorkerOn(request, alpine));
+      const firstBoreal = calls.findIndex((request) => isWorkerOn(request, boreal));
+      expect(lastAlpine).toBeGreaterThan(-1);
+      expect(firstBoreal).toBeGreaterThan(lastAlpine);
+      await setResearchParallel(jawad.sidebar, 2);
+    });
+
     it('cancels mid-step: the step stops, nothing after it runs, and the task’s tabs close', async () => {
       const { jawad, provider } = suite;
       const { alpine, cirrus } = shops();
@@ -203,6 +230,11 @@ for (const browserName of browsersUnderTest()) {
       await activateTab(jawad, myTab);
       await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('hidden'), { timeout: 10_000, interval: 50 });
       await activateTab(jawad, tabId!);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
+      // The user turns to another window: the window loses focus, the mask goes; back, it returns.
+      const otherWindow = await openFocusedWindow(jawad, mine);
+      await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('hidden'), { timeout: 10_000, interval: 50 });
+      await closeWindowAndReturnTo(jawad, otherWindow, tabId!);
       await vi.waitFor(async () => expect(await maskState(jawad, tabId!)).toBe('visible'), { timeout: 10_000, interval: 50 });
       await inTab(jawad, tabId!, 'window.beforeReload = true');
       await reloadTab(jawad, tabId!);

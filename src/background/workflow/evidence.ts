@@ -83,6 +83,20 @@ export function checkClaims(claims: Claim[], pages: readonly PageRead[], step: P
   return { evidence, unsupported };
 }
 
+/**
+ * The evidence in the order of the plan's steps, numbered again from 1. Steps running side by side,
+ * or again after a restart, finish in any order: numbering by the plan makes the report the same
+ * whatever order they finished in.
+ */
+export function inPlanOrder(evidence: readonly Evidence[], steps: readonly Pick<WorkflowStep, 'id'>[]): Evidence[] {
+  const position = new Map(steps.map((step, index) => [step.id, index]));
+  const place = (item: Evidence) => position.get(item.stepId) ?? steps.length;
+  return evidence
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => place(a.item) - place(b.item) || a.index - b.index)
+    .map(({ item }, index) => ({ ...item, n: index + 1 }));
+}
+
 export const NO_EVIDENCE = '*(no evidence)*';
 
 /**

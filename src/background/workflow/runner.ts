@@ -13,7 +13,7 @@ import { AgentRunner, type AgentDeps } from '../agent/agent-runner';
 import type { LlmMessage } from '../llm/types';
 import { AGENT_SYSTEM_PROMPT } from '../prompts';
 import type { ToolRegistry } from '../tools/registry';
-import { checkClaims, evidenceList, FACTS_FORMAT, failureIn, parseClaims, renderReport, REPORT_SYSTEM_PROMPT, type PageRead } from './evidence';
+import { checkClaims, evidenceList, FACTS_FORMAT, failureIn, inPlanOrder, parseClaims, renderReport, REPORT_SYSTEM_PROMPT, type PageRead } from './evidence';
 import { afterRestart, applyEdits, newStep, nextBatch, withinApproved } from './plan';
 import { MAX_PLANNER_ATTEMPTS, parsePlan, plannerMessages, repairMessages, replanMessages, type PlannedStep } from './planner';
 import { approvedScope } from './scope';
@@ -33,10 +33,14 @@ export interface WorkflowDeps {
   store: Pick<WorkflowStore, 'save' | 'unfinished' | 'latest'>;
   conversations: Pick<ConversationStore, 'create' | 'addMessage' | 'getMessage'>;
   settings: () => Promise<ProviderSettings | undefined>;
+  /** The stored number of read-only steps a new plan runs side by side (the plan card can change it). */
+  parallel?: () => Promise<number>;
   /** What each step's agent needs (its tabs are the step's own). */
   agent: Omit<AgentDeps, 'tabs'>;
   tabs: WorkflowTabs;
   emit: (event: BackgroundEvent) => void;
+  /** Keeps the background up (and wakes it if stopped) while any workflow plans or runs. */
+  keepAlive?: (on: boolean) => void;
   /** The mask over the tab a step drives (seed 001). */
   mask?: { drive(tabId: number): Promise<void>; release(tabId: number): Promise<void> };
   now?: () => number;
@@ -85,7 +89,7 @@ export class WorkflowRunner {
     const now = this.now();
     const plan: WorkflowPlan = {
       id: this.newId(), requestId: childRequestId(requestId, 'workflow'), intent, steps: [], status: 'planning', createdAt: now, updatedAt: now,
-      revision: 0, changes: [], evidence: [], unsupported: [], tabs: [], keepTabs: false, parallel: DEFAULT_PARALLEL, windowId: await this.deps.tabs.window(windowId),
+      revision: 0, changes: [], evidence: [], unsupported: [], tabs: [], keepTabs: false, parallel: (await this.deps.parallel?.()) ?? DEFAULT_PARALLEL, windowId: await this.deps.tabs.window(windowId),
     };
     const live = this.adopt(plan);
     await this.commit(live, () => undefined, { kind: 'planning', detail: intent });
@@ -175,6 +179,16 @@ export class WorkflowRunner {
 
   // ---- The work -----------------------------------------------------------------------------
 
+  private awake = false;
+
+  /** Asks for the keep-alive while a workflow plans or runs, and lets it go once none does. */
+  private holdAwake(): void {
+    const busy = [...this.live.values()].some((live) => !live.superseded && ['planning', 'running'].includes(live.plan.status));
+    if (busy === this.awake) return;
+    this.awake = busy;
+    this.deps.keepAlive?.(busy);
+  }
+
   private adopt(plan: WorkflowPlan): Live {
     const live: Live = { plan, controller: new AbortController(), steps: new Map(), saving: Promise.resolve(), grouping: Promise.resolve(), driving: false, superseded: false };
     this.live.set(plan.id, live);
@@ -196,6 +210,7 @@ export class WorkflowRunner {
     if (live.superseded) return Promise.resolve();
     change(live.plan);
     live.plan.updatedAt = this.now();
+    this.holdAwake();
     this.deps.emit({ type: 'WORKFLOW_UPDATE', requestId: live.plan.requestId, payload: live.plan });
     const snapshot = structuredClone(live.plan);
     live.saving = live.saving.then(() => this.deps.store.save(snapshot, entry, this.instance, claim)).catch((error: unknown) => {
@@ -403,12 +418,14 @@ export class WorkflowRunner {
   /** The report, from the evidence: written by the model, checked and cited by Jawad, saved to history. */
   private async finish(live: Live): Promise<void> {
     const { plan } = live;
-    const summary = plan.evidence.length
-      ? await this.complete([{ role: 'system', content: REPORT_SYSTEM_PROMPT }, { role: 'user', content: `Request: ${plan.intent}\n\nEvidence:\n${evidenceList(plan.evidence)}` }], live.controller.signal)
+    const evidence = inPlanOrder(plan.evidence, plan.steps);
+    const summary = evidence.length
+      ? await this.complete([{ role: 'system', content: REPORT_SYSTEM_PROMPT }, { role: 'user', content: `Request: ${plan.intent}\n\nEvidence:\n${evidenceList(evidence)}` }], live.controller.signal)
       : 'The workflow collected no evidence for this request.';
-    const report = renderReport({ intent: plan.intent, summary, evidence: plan.evidence, unsupported: plan.unsupported });
+    const report = renderReport({ intent: plan.intent, summary, evidence, unsupported: plan.unsupported });
     await this.saveReport(plan, report);
     await this.commit(live, (current) => {
+      current.evidence = evidence;
       current.report = report;
       current.status = 'done';
     }, { kind: 'done' });

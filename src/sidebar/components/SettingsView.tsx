@@ -11,6 +11,7 @@ import {
 import { saveSettings, state, testConnection, testing } from '../store';
 import { useDerivedState } from './use-derived-state';
 import { GrantsSettings } from './GrantsSettings';
+import { ResearchSettingsForm } from './ResearchSettingsForm';
 import { VoiceSettingsForm } from './VoiceSettingsForm';
 
 interface Form {
@@ -201,6 +202,7 @@ export function SettingsView() {
       <p class="hint">Your key is kept in the extension’s own storage, out of reach of web pages, and sent only to the base URL above.</p>
     </form>
     <VoiceSettingsForm />
+    <ResearchSettingsForm />
     <GrantsSettings />
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaims, failureIn, markUncited, NO_EVIDENCE, parseClaims, renderReport, type PageRead } from '../../../src/background/workflow/evidence';
+import { checkClaims, failureIn, inPlanOrder, markUncited, NO_EVIDENCE, parseClaims, renderReport, type PageRead } from '../../../src/background/workflow/evidence';
 
 const page: PageRead = { url: 'http://127.0.0.1:8000/alpine.html', title: 'Trail jacket — Alpine', text: '# Trail jacket\n\nPrice:   **149.00 €**\n\nAvailability: In stock', at: Date.UTC(2026, 10, 23, 18, 0), tabId: 7 };
 
@@ -32,6 +32,13 @@ describe('checkClaims', () => {
 });
 
 describe('the report', () => {
+  it('numbers the sources in the plan’s order, whatever order the steps finished in', () => {
+    const item = (stepId: string, n: number, claim: string) => ({ n, stepId, claim, quote: claim, url: `http://a.example/${claim}`, title: claim, at: 0, tabId: 1 });
+    const finished = [item('s3', 1, 'c'), item('s1', 2, 'a1'), item('s2', 3, 'b'), item('s1', 4, 'a2')];
+    const ordered = inPlanOrder(finished, [{ id: 's1' }, { id: 's2' }, { id: 's3' }]);
+    expect(ordered.map((e) => [e.n, e.claim])).toEqual([[1, 'a1'], [2, 'a2'], [3, 'b'], [4, 'c']]);
+  });
+
   it('marks every claim line that cites no known source and drops numbers that point nowhere', () => {
     expect(markUncited('# Prices\n\nAlpine is cheapest [1].\n- Boreal asks 129 € [7]\n\n| a | b |\n| --- | --- |', 1)).toBe(
       `# Prices\n\nAlpine is cheapest [1].\n- Boreal asks 129 € ${NO_EVIDENCE}\n\n| a | b | ${NO_EVIDENCE}\n| --- | --- |`,

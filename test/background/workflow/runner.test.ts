@@ -61,7 +61,7 @@ function fakeTabs(): WorkflowTabs & { open: WorkflowTabs['open']; urls: Map<numb
   };
 }
 
-function runner(tabs: WorkflowTabs, stream = model()): WorkflowRunner {
+function runner(tabs: WorkflowTabs, stream = model(), parallel?: number, keepAlive?: (on: boolean) => void): WorkflowRunner {
   const readPage = defineTool({
     name: 'read_page', description: 'r', params: z.object({}), level: 'read-only', effects: {},
     run: async (_params, context) => {
@@ -73,6 +73,8 @@ function runner(tabs: WorkflowTabs, stream = model()): WorkflowRunner {
     store,
     conversations: new ConversationStore(db),
     settings: async () => SETTINGS,
+    ...(parallel === undefined ? {} : { parallel: async () => parallel }),
+    ...(keepAlive ? { keepAlive } : {}),
     agent: {
       stream,
       tools: new ToolRegistry([readPage as never]),
@@ -132,6 +134,25 @@ describe('WorkflowRunner', () => {
     const messages = await new ConversationStore(db).messages(done.conversationId!);
     expect(messages.map((message) => [message.role, message.content.slice(0, 20)])).toEqual([['user', 'Compare the jacket'], ['assistant', '# Compare the jacket']]);
     expect((await store.journal(done.id)).map((entry) => entry.kind)).toEqual(expect.arrayContaining(['planning', 'proposed', 'approved', 'tab-opened', 'step-start', 'step-done', 'done', 'tabs-closed']));
+  });
+
+  it('proposes a plan that reads as many pages at once as the stored setting says (2 when nothing is stored)', async () => {
+    await runner(fakeTabs(), model(), 3).start('Compare the jacket', 1, 'user-0000000a');
+    expect((await until('proposed')).parallel).toBe(3);
+    events = [];
+    await runner(fakeTabs()).start('Compare the jacket', 1, 'user-0000000b');
+    expect((await until('proposed')).parallel).toBe(2);
+  });
+
+  it('keeps the background up while the workflow plans and runs, not while the plan waits for approval, and lets go at the end', async () => {
+    const asked: boolean[] = [];
+    const workflows = runner(fakeTabs(), model(), 1, (on) => asked.push(on));
+    await workflows.start('Compare the jacket', 1, 'user-0000000a');
+    const proposed = await until('proposed');
+    expect(asked).toEqual([true, false]);
+    await workflows.approve(proposed.id, edits(proposed), false, 1);
+    await until('done');
+    expect(asked).toEqual([true, false, true, false]);
   });
 
   it('re-asks the planner once with the problem, then fails with a clear error', async () => {

@@ -136,3 +136,25 @@ export async function tabIdOf(jawad: JawadBrowser, url: string): Promise<number>
     return (await api.tabs.query({})).find((tab) => tab.url === wanted)?.id ?? -1;
   }, url);
 }
+
+/** Opens a new browser window, focused (the user turns to another window): returns its id. */
+export async function openFocusedWindow(jawad: JawadBrowser, url: string): Promise<number> {
+  return jawad.host.evaluate(async (address) => {
+    const api = (globalThis as unknown as { browser: { windows: { create(o: object): Promise<{ id?: number }> } } }).browser;
+    return (await api.windows.create({ url: address, focused: true })).id ?? -1;
+  }, url);
+}
+
+/**
+ * Closes the other window and focuses the tab's own again, as the user does when turning back to
+ * it. Headless Chromium reports no focus for a window already on top: unfocus it first.
+ */
+export async function closeWindowAndReturnTo(jawad: JawadBrowser, windowId: number, tabId: number): Promise<void> {
+  await jawad.host.evaluate(async (other, id) => {
+    const api = (globalThis as unknown as { browser: { tabs: { get(id: number): Promise<{ windowId?: number }> }; windows: { update(id: number, o: object): Promise<unknown>; remove(id: number): Promise<unknown> } } }).browser;
+    await api.windows.remove(other);
+    const { windowId: own } = await api.tabs.get(id);
+    await api.windows.update(own!, { focused: false });
+    await api.windows.update(own!, { focused: true });
+  }, windowId, tabId);
+}
