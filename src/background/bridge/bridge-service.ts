@@ -95,6 +95,7 @@ export class BridgeService {
   private owners = new TabOwners();
   private readonly link: RelayConnection;
   private settings: BridgeConnectionSettings = { enabled: false, url: '' };
+  private settingsWrites: Promise<unknown> = Promise.resolve();
   private linkState: LinkState = { state: 'disconnected' };
   private readonly now: () => number;
   private pendingBroadcast = false;
@@ -137,21 +138,33 @@ export class BridgeService {
   }
 
   async connect(): Promise<void> {
-    this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), enabled: true });
+    await this.changeSettings({ enabled: true });
     this.deps.keepAlive(true);
     this.link.start(this.settings.url);
   }
 
   async disconnect(reason = 'Turned off.'): Promise<void> {
-    this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), enabled: false });
+    await this.changeSettings({ enabled: false });
     this.deps.keepAlive(false);
     this.link.stop(reason);
   }
 
   async updateUrl(url: string): Promise<void> {
-    this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), url });
+    await this.changeSettings({ url });
     if (this.settings.enabled) this.link.start(url);
     else this.changed();
+  }
+
+  /**
+   * One read-modify-write of the connection settings at a time: Save then Connect clicked at once
+   * must not let one write over the other (the URL saved, then the old one connected to).
+   */
+  private changeSettings(change: Partial<BridgeConnectionSettings>): Promise<void> {
+    const changed = this.settingsWrites.then(async () => {
+      this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), ...change });
+    });
+    this.settingsWrites = changed.catch(() => undefined);
+    return changed;
   }
 
   /** The kill switch: every command of every client stops now, prompts are answered deny-all, the link is cut. */

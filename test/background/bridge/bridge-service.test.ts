@@ -103,6 +103,13 @@ afterEach(async () => {
 });
 
 describe('BridgeService', () => {
+  it('keeps both a new URL and Connect when the user clicks them at once', async () => {
+    await bridge.disconnect();
+    await Promise.all([bridge.updateUrl('ws://127.0.0.1:9999'), bridge.connect()]);
+    expect(await new BridgeStore(db).settings()).toEqual({ enabled: true, url: 'ws://127.0.0.1:9999' });
+    expect((await bridge.status()).url).toBe('ws://127.0.0.1:9999');
+  });
+
   it('says hello to the relay and gives an unpaired client nothing', async () => {
     expect(sentFrames()[0]).toEqual({ type: 'extension.hello', browser: 'chromium' });
     socket.deliver({ type: 'client.hello', client: 'c1', name: 'stranger', code: 'ZZZZ99' });
