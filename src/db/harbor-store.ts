@@ -3,6 +3,7 @@ import { Grant, HarborOptions, type Decision, type PermissionLevel } from '../pr
 import { USER } from '../background/gate/permission-broker';
 import type { JawadDatabase } from './database';
 import { Kept } from './kept';
+import { OneAtATime } from './one-at-a-time';
 
 /**
  * Where session grants live: browser.storage.session in the extension (survives the background
@@ -30,7 +31,7 @@ type Step = { site: string; level: PermissionLevel; critical: boolean };
 
 export class HarborStore {
   /** Read-modify-write of the session list must not interleave, or a grant could be lost. */
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly changes = new OneAtATime();
   /** Every step reads the policy, and only this store writes it. */
   private readonly kept = new Kept(() => this.read());
 
@@ -118,8 +119,6 @@ export class HarborStore {
 
   /** Every change goes through here, one at a time. */
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(() => this.kept.change(work));
-    this.writes = result.catch(() => undefined);
-    return result;
+    return this.changes.run(() => this.kept.change(work));
   }
 }

@@ -26,6 +26,7 @@ import type { ToolOutcome } from '../tools/registry';
 import { CommandError, parseFrameText, planCommand, type ToolCallPlan } from './commands';
 import type { LinkState, RelayConnection } from './connection';
 import { TabOwners, type TabOwnersState } from './tab-owners';
+import { OneAtATime } from '../../db/one-at-a-time';
 
 const ACTIVITY_KEPT = 200;
 /** An entry's detail is for a glance in the log; a whole error page would only fill storage. */
@@ -95,7 +96,7 @@ export class BridgeService {
   private owners = new TabOwners();
   private readonly link: RelayConnection;
   private settings: BridgeConnectionSettings = { enabled: false, url: '' };
-  private settingsWrites: Promise<unknown> = Promise.resolve();
+  private readonly settingsChanges = new OneAtATime();
   private linkState: LinkState = { state: 'disconnected' };
   private readonly now: () => number;
   private pendingBroadcast = false;
@@ -160,11 +161,9 @@ export class BridgeService {
    * must not let one write over the other (the URL saved, then the old one connected to).
    */
   private changeSettings(change: Partial<BridgeConnectionSettings>): Promise<void> {
-    const changed = this.settingsWrites.then(async () => {
+    return this.settingsChanges.run(async () => {
       this.settings = await this.deps.store.saveSettings({ ...(await this.deps.store.settings()), ...change });
     });
-    this.settingsWrites = changed.catch(() => undefined);
-    return changed;
   }
 
   /** The kill switch: every command of every client stops now, prompts are answered deny-all, the link is cut. */
