@@ -152,13 +152,21 @@ export function describeTarget(request: { target: Target; action?: Action; value
 const here = () => clipText(location.href, CAPS.url);
 
 /**
+ * Roles that are one kind of target to the user: a field you type into. Pages upgrade a search box
+ * to a combobox when their script loads its suggestions (MediaWiki, GitHub) — the same element,
+ * doing the same thing with the same text — and that must not void the judgement.
+ */
+const TEXT_ENTRY = new Set(['textbox', 'searchbox', 'combobox']);
+const sameKindOfTarget = (judged: string, now: string) => judged === now || (TEXT_ENTRY.has(judged) && TEXT_ENTRY.has(now));
+
+/**
  * The approval's binding, checked just before acting: the same document, and a target that still
  * is what the user was shown (an element swapped in under the same ref or selector is not).
  */
 export function checkBinding(binding: Binding, request: { target: Target; action?: Action; value?: string }, refs: RefRegistry, documentId: string): void {
   if (binding.documentId !== documentId) throw documentChanged();
   const now = describeTarget(request, refs, documentId);
-  const changed = (binding.role !== undefined && binding.role !== now.role) || (binding.name !== undefined && binding.name !== now.name) || (binding.url !== undefined && binding.url !== (now.effect?.destination ?? now.url));
+  const changed = (binding.role !== undefined && !sameKindOfTarget(binding.role, now.role)) || (binding.name !== undefined && binding.name !== now.name) || (binding.url !== undefined && binding.url !== (now.effect?.destination ?? now.url));
   if (changed) {
     throw new JawadError('TARGET_CHANGED', `The element changed since this step was judged (it was ${binding.role ?? '?'} “${binding.name ?? ''}”, it is now ${now.role} “${now.name}”): the step was not run. Take a new snapshot.`);
   }

@@ -17,19 +17,27 @@ for (const browserName of browsersUnderTest()) {
   describe(`approvals bound to tab, document and target in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
 
-    /** Runs "click #save" and lets `meanwhile` happen while the prompt is open, then allows once. */
-    async function clickSaveWhile(meanwhile: (page: Page) => Promise<void>) {
+    /** Runs one step and lets `meanwhile` happen while its prompt is open, then allows once. */
+    async function stepWhile(call: { tool: string; args: Record<string, unknown> }, judged: { role: string; name: string }, meanwhile: (page: Page) => Promise<void>) {
       const page = await suite.jawad.openTab(`${suite.fixtures.url}/binding.html`);
-      suite.provider.enqueue(toolCallReply({ tool: 'click', args: { selector: '#save' } }), textReply('Done.'));
+      suite.provider.enqueue(toolCallReply(call), textReply('Done.'));
+      let asked = false;
       const approve = async (step: AgentStep): Promise<Decision> => {
-        expect(step.target).toMatchObject({ role: 'button', name: 'Save draft' });
+        expect(step.target).toMatchObject(judged);
+        asked = true;
         await meanwhile(page);
         return 'allow-once';
       };
-      const outcome = await runAgentTask(suite.jawad.host, { task: 'Save my draft', approve, timeoutMs: 30_000 });
-      const click = outcome.steps.find((step) => step.tool === 'click')!;
+      const outcome = await runAgentTask(suite.jawad.host, { task: 'Work on my draft', approve, timeoutMs: 30_000 });
+      expect(asked).toBe(true);
+      const step = outcome.steps.find((each) => each.tool === call.tool)!;
       const toldTheModel = JSON.stringify(suite.provider.requests.at(-1)?.json ?? {});
-      return { page, click, toldTheModel };
+      return { page, step, toldTheModel };
+    }
+
+    async function clickSaveWhile(meanwhile: (page: Page) => Promise<void>) {
+      const { page, step, toldTheModel } = await stepWhile({ tool: 'click', args: { selector: '#save' } }, { role: 'button', name: 'Save draft' }, meanwhile);
+      return { page, click: step, toldTheModel };
     }
 
     it('does not click an element the page swapped in while the user decided', async () => {
@@ -47,6 +55,15 @@ for (const browserName of browsersUnderTest()) {
       expect(await text(page, '#count')).toBe('0');
       expect(click).toMatchObject({ status: 'failed', result: { error: { code: 'STALE_REF' } } });
       expect(click.result?.summary).toMatch(/page has changed/);
+      await page.close();
+    });
+
+    it('still fills a search box its script turned into a combobox while the user decided', async () => {
+      const { page, step } = await stepWhile({ tool: 'fill', args: { selector: '#find', text: 'invoice' } }, { role: 'searchbox', name: 'Find a draft' }, (tab) =>
+        tab.evaluate(() => (window as unknown as { upgradeSearch(): void }).upgradeSearch()),
+      );
+      expect(step).toMatchObject({ status: 'done' });
+      expect(await page.$eval('#find', (el) => (el as HTMLInputElement).value)).toBe('invoice');
       await page.close();
     });
 
