@@ -57,7 +57,7 @@ const sessionArea = {
 };
 const harbor = new HarborStore(db, sessionArea);
 const broker = new PermissionBroker();
-const recordUsage = async (record: UsageRecord) => void (await db.usage.put(record));
+const recordUsage = (record: UsageRecord) => costs.record(record);
 const streamChat = createRouter({
   shapes: { get: (model) => settings.requestShape(model), remember: (model, shape) => settings.rememberRequestShape(model, shape) },
   recordUsage,

@@ -43,10 +43,12 @@ export async function activeTab(windowId: number | undefined): Promise<TaskTab> 
  * The tab a tool acts on: the one its step was judged in (bound by the step gate), else the active
  * tab of the sidebar's window (the tools panel).
  */
-export async function contextTab(context: { tabId?: number; windowId?: number }): Promise<TargetTab> {
+export async function contextTab(context: { tabId?: number; tabUrl?: string; windowId?: number }): Promise<TargetTab> {
   if (context.tabId === undefined) return activeTab(context.windowId);
+  // Just read by the step gate: a tab closed since then fails the request itself (tabClosed).
+  if (context.tabUrl !== undefined) return { id: context.tabId, url: context.tabUrl };
   const tab = await browser.tabs.get(context.tabId).catch(() => undefined);
-  if (!tab?.id) throw new JawadError('NOT_FOUND', 'The tab this step was judged in has been closed: the step was not run.');
+  if (!tab?.id) throw tabClosed();
   return { id: tab.id, url: tab.url ?? '' };
 }
 
@@ -95,9 +97,14 @@ export async function injectPageScript(tab: TargetTab, script: PageScript, where
     if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [script.file], injectImmediately: true });
     return probes.map((probe) => probe.frameId);
   } catch (error) {
+    if (isTabGone(error)) throw tabClosed();
     throw new JawadError('PAGE_UNREADABLE', 'The browser does not let extensions read this page (store pages and some built-in pages are protected).', String(error));
   }
 }
+
+const tabClosed = () => new JawadError('NOT_FOUND', 'The tab this step was judged in has been closed: the step was not run.');
+/** What executeScript says of a closed tab — Chromium: "No tab with id: 12."; Firefox: "Invalid tab ID: 12". (sendMessage says only that nothing received it.) */
+const isTabGone = (error: unknown) => error instanceof Error && /no tab with id|invalid tab id/i.test(error.message);
 
 /**
  * No script of Jawad's in the frame took the request: none is there (the browser says the receiving

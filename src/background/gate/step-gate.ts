@@ -46,7 +46,7 @@ export interface GateDeps {
   };
   steps: { put(step: AgentStep): Promise<void> };
   broker: PermissionBroker;
-  describe: (context: { requestId: string; windowId?: number; tabId: number }, request: DescribeRequest) => Promise<TargetDescription>;
+  describe: (context: { requestId: string; windowId?: number; tabId: number; tabUrl: string }, request: DescribeRequest) => Promise<TargetDescription>;
   tabs: { active(windowId: number | undefined): Promise<TaskTab>; url(tabId: number): Promise<string | undefined> };
   emit: (event: BackgroundEvent) => void;
   now?: () => number;
@@ -270,7 +270,7 @@ export class StepGate {
       ...(expectDocument ? { expectDocument } : {}),
     };
     try {
-      const target = await this.deps.describe({ requestId: childRequestId(state.task.requestId, 'describe'), windowId: state.windowId, tabId: tab.id }, request);
+      const target = await this.deps.describe({ requestId: childRequestId(state.task.requestId, 'describe'), windowId: state.windowId, tabId: tab.id, tabUrl: tab.url }, request);
       return { target, otherTabUrl, unreadable: false };
     } catch (error) {
       if (error instanceof JawadError && error.code === 'STALE_REF') return { refused: error, otherTabUrl, unreadable: false };
@@ -324,6 +324,8 @@ export class StepGate {
       requestId: step.requestId,
       windowId: state.windowId,
       tabId: tab.id,
+      // Read as this step began; after a prompt (seconds, minutes) the tool reads it again.
+      ...(step.promptRaised ? {} : { tabUrl: tab.url }),
       visibleTabs: state.scope.tabList(),
       signal: state.task.signal,
       ...(binding ? { binding } : {}),

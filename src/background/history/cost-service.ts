@@ -1,4 +1,4 @@
-import type { Budgets, CostReport, CostRow, ModelPrice } from '../../protocol';
+import type { Budgets, CostReport, CostRow, ModelPrice, UsageRecord } from '../../protocol';
 import type { JawadDatabase } from '../../db/database';
 import { Kept } from '../../db/kept';
 import { dayOf, DEFAULT_PRICES, groupCosts } from './cost';
@@ -6,12 +6,22 @@ import { dayOf, DEFAULT_PRICES, groupCosts } from './cost';
 const REPORT_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** The cost meter: reads the router's usage records and the user's prices and budgets. */
+/** The cost meter: keeps the model calls' usage records, and reads them with the user's prices and budgets. */
 export class CostService {
   constructor(
     private readonly db: JawadDatabase,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Stores a model call's usage record while the work goes on: an agent step does not wait for
+   * IndexedDB. Nothing reads too early — IndexedDB runs transactions on a store in the order they
+   * were created, so a read begun after this call (the budget check before the next model call)
+   * sees the record. A failed write (a full disk) loses the record, never the reply.
+   */
+  record(record: UsageRecord): void {
+    this.db.usage.put(record).catch(() => undefined);
+  }
 
   async customPrices(): Promise<Record<string, ModelPrice>> {
     const row = await this.db.settings.get('prices');

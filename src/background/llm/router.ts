@@ -30,8 +30,11 @@ export interface RouterRequest extends LlmRequest {
 export interface RouterDeps {
   /** Request shapes learned per model (a strict server's rejected fields), kept across calls. */
   shapes: { get(model: string): Promise<RequestShape | undefined>; remember(model: string, shape: RequestShape): Promise<void> };
-  /** Stores one usage record per model call. */
-  recordUsage?: (record: UsageRecord) => Promise<void>;
+  /**
+   * Stores one usage record per model call. Not waited for: the next step goes on while it is
+   * written, and whoever reads the records waits for it (CostService).
+   */
+  recordUsage?: (record: UsageRecord) => void;
   now?: () => number;
 }
 
@@ -63,7 +66,7 @@ export function createRouter(deps: RouterDeps): StreamChat {
     } finally {
       call.finish();
       if (call.shape !== learned) await deps.shapes.remember(key, call.shape);
-      await record.write();
+      record.write();
     }
   };
 }
@@ -124,9 +127,9 @@ function usageRecorder(deps: RouterDeps, config: LlmConfig, context: UsageContex
       if (event.type === 'usage') usage = event;
       if (event.type === 'done') finished = true;
     },
-    async write(): Promise<void> {
+    write(): void {
       if (!deps.recordUsage || !context || (!usage && !finished)) return;
-      await deps.recordUsage({
+      deps.recordUsage({
         requestId: childRequestId(context.requestId, 'llm'),
         kind: context.kind,
         ...(context.conversationId ? { conversationId: context.conversationId } : {}),
@@ -140,7 +143,7 @@ function usageRecorder(deps: RouterDeps, config: LlmConfig, context: UsageContex
         reasoningTokens: usage?.reasoningTokens ?? 0,
         ...(usage ? {} : { unreported: true }),
         createdAt: (deps.now ?? Date.now)(),
-      }).catch(() => undefined); // a full disk must not turn a good answer into an error
+      });
     },
   };
 }

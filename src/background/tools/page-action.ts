@@ -108,7 +108,7 @@ function rethrow(error: unknown, context: ToolContext): never {
 export type DescribePayload = Extract<ContentRequest, { type: 'DESCRIBE' }>['payload'];
 
 /** Asks the page what an action's target is and what the action would do to it, without touching it. */
-export async function describePageTarget(context: { requestId: string; windowId?: number; tabId?: number }, payload: DescribePayload): Promise<TargetDescription> {
+export async function describePageTarget(context: { requestId: string; windowId?: number; tabId?: number; tabUrl?: string }, payload: DescribePayload): Promise<TargetDescription> {
   const request = { type: 'DESCRIBE' as const, requestId: childRequestId(context.requestId, 'describe'), payload };
   const tab = await contextTab(context);
   return askPageAgent(tab, frameOfRef(payload.target.ref), request, TargetDescription);

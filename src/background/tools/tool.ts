@@ -15,6 +15,11 @@ export interface ToolContext {
    */
   tabId?: number;
   /**
+   * The URL of `tabId` as the step gate read it a moment ago, for a step that runs at once (no
+   * prompt in between): the tool need not ask the browser again.
+   */
+  tabUrl?: string;
+  /**
    * What an approved step was judged on (document, target identity): page actions send it with
    * ACT, and the page refuses when anything changed.
    */

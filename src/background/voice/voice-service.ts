@@ -17,7 +17,7 @@ export class VoiceService {
     private readonly settings: SettingsStore,
     private readonly transcribe: Transcribe,
     /** Stores one usage record per transcription, like every model call. */
-    private readonly recordUsage?: (record: UsageRecord) => Promise<void>,
+    private readonly recordUsage?: (record: UsageRecord) => void,
   ) {}
 
   async start(request: SidebarRequestOf<'START_VOICE'>, reply: Reply): Promise<void> {
@@ -51,7 +51,7 @@ export class VoiceService {
         durationMs: payload.durationMs,
         onUsage: (counted) => void (usage = counted),
       });
-      await this.record(requestId, config, usage);
+      this.record(requestId, config, usage);
       if (!controller.signal.aborted) reply({ type: 'VOICE_RESULT', requestId, payload: { transcript, isFinal: true } });
     } catch (error) {
       if (!controller.signal.aborted) this.fail(requestId, reply, error);
@@ -61,8 +61,8 @@ export class VoiceService {
     reply({ type: 'VOICE_END', requestId, payload: {} });
   }
 
-  private async record(requestId: string, config: TranscriptionConfig, usage: { inputTokens: number; outputTokens: number } | undefined): Promise<void> {
-    await this.recordUsage?.({
+  private record(requestId: string, config: TranscriptionConfig, usage: { inputTokens: number; outputTokens: number } | undefined): void {
+    this.recordUsage?.({
       requestId: childRequestId(requestId, 'llm'),
       kind: 'transcription',
       provider: 'whisper',
@@ -74,7 +74,7 @@ export class VoiceService {
       reasoningTokens: 0,
       ...(usage ? {} : { unreported: true }),
       createdAt: Date.now(),
-    }).catch(() => undefined); // a full disk must not lose the transcript
+    });
   }
 
   private fail(requestId: string, reply: Reply, error: unknown): void {

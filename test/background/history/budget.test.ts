@@ -29,6 +29,7 @@ describe('BudgetGuard', () => {
   let db: JawadDatabase;
   let events: BackgroundEvent[];
   let guard: BudgetGuard;
+  let costs: CostService;
   let calls: number;
   const NOW = Date.UTC(2026, 10, 23, 12);
   const chain = 'user-0000000a:chat-0000000b';
@@ -52,7 +53,7 @@ describe('BudgetGuard', () => {
     db = new JawadDatabase(`budget-${crypto.randomUUID()}`);
     events = [];
     calls = 0;
-    const costs = new CostService(db, () => NOW);
+    costs = new CostService(db, () => NOW);
     guard = new BudgetGuard(db, costs, (event) => events.push(event), () => NOW);
     await costs.saveBudgets({ perTask: 0.1 });
   });
@@ -83,6 +84,18 @@ describe('BudgetGuard', () => {
     await expect(run).rejects.toSatisfy((error) => error instanceof LlmError && error.kind === 'cancelled');
     expect(events[1]).toMatchObject({ type: 'BUDGET_SETTLED' });
     expect(calls).toBe(0);
+  });
+
+  it('counts the last call\'s usage even when its record was still being written as the next call began', async () => {
+    const controller = new AbortController();
+    guard.track(controller.signal, { conversationId: 'c1', messageId: 'm1', requestId: chain, eventRequestId: 'user-0000000a' });
+    await db.usage.add(record(1));
+    costs.record(record(2)); // the router does not wait for it: the $0.10 is spent all the same
+    void drain(guard.wrap(stream)({} as never, { messages: [], signal: controller.signal })).catch(() => undefined);
+    await expect.poll(() => events.length).toBe(1);
+    expect(events[0]).toMatchObject({ type: 'BUDGET_REQUEST', payload: { scope: 'task' } });
+    expect(calls).toBe(0);
+    controller.abort();
   });
 
   it('goes on after "continue" with one more budget, asking again only past it', async () => {

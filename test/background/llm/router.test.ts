@@ -476,7 +476,7 @@ describe('streamChat against servers as they really behave', () => {
   const recorded = () => {
     const records: UsageRecord[] = [];
     const shapes = memoryShapes();
-    const stream = createRouter({ shapes, recordUsage: async (record) => void records.push(record), now: () => 1234 });
+    const stream = createRouter({ shapes, recordUsage: (record) => void records.push(record), now: () => 1234 });
     const run = (config: LlmConfig, request: RouterRequest = ask()) => collect(config, request, undefined, stream);
     return { records, run };
   };

@@ -11,7 +11,7 @@ const REQ = 'user-0000test';
 
 function tester() {
   const records: UsageRecord[] = [];
-  const test = createConnectionTest(createRouter({ shapes: memoryShapes(), recordUsage: async (record) => void records.push(record) }));
+  const test = createConnectionTest(createRouter({ shapes: memoryShapes(), recordUsage: (record) => void records.push(record) }));
   return { records, run: (extra: Parameters<typeof config>[0] = {}) => test(config(extra), REQ) };
 }
 

@@ -15,7 +15,7 @@ describe('VoiceService usage records', () => {
     const settings = new SettingsStore(db);
     await settings.saveVoice({ mode: 'whisper', whisperBaseUrl: `${provider.server.url}/v1`, whisperModel: 'gpt-4o-transcribe', autoSend: false, maxSeconds: 60, silenceSeconds: 2 });
     const records: UsageRecord[] = [];
-    const voice = new VoiceService(settings, transcribe, async (record) => void records.push(record));
+    const voice = new VoiceService(settings, transcribe, (record) => void records.push(record));
     provider.server.enqueue({ kind: 'transcription', text: 'Hello.', usage: { input_tokens: 30, output_tokens: 3 } });
     const replies: BackgroundEvent[] = [];
     const audio = Buffer.from(new Uint8Array(4000).fill(1)).toString('base64');
