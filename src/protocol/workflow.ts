@@ -38,6 +38,8 @@ export const WorkflowStep = z.object({
   result: z.optional(z.string()),
   /** The tab the step ran in. */
   tabId: z.optional(z.int()),
+  /** The failed step a re-plan added this one for: it is not re-planned again when it fails too. */
+  replaces: z.optional(z.string()),
 });
 export type WorkflowStep = z.infer<typeof WorkflowStep>;
 

@@ -93,7 +93,7 @@ export class WorkflowRunner {
     };
     const live = this.adopt(plan);
     await this.commit(live, () => undefined, { kind: 'planning', detail: intent });
-    void this.plan(live);
+    this.inBackground(this.plan(live));
     return plan;
   }
 
@@ -113,7 +113,7 @@ export class WorkflowRunner {
         plan.changes.push(...changes);
       }
     }, { kind: 'approved', detail: changes.join(' ') });
-    void this.drive(live);
+    this.inBackground(this.drive(live));
   }
 
   async confirmStep(workflowId: string, stepId: string, run: boolean): Promise<void> {
@@ -124,7 +124,7 @@ export class WorkflowRunner {
       step.status = run ? 'pending' : 'cancelled';
       step.result = run ? undefined : 'Not run again: you chose to skip it after the restart.';
     }, { kind: run ? 'step-rerun' : 'step-skipped', stepId });
-    void this.drive(live);
+    this.inBackground(this.drive(live));
   }
 
   async cancel(workflowId: string): Promise<void> {
@@ -166,14 +166,14 @@ export class WorkflowRunner {
   async resume(): Promise<void> {
     for (const plan of await this.deps.store.unfinished()) {
       const live = this.adopt(plan);
-      if (plan.status === 'planning') void this.plan(live);
+      if (plan.status === 'planning') this.inBackground(this.plan(live));
       if (plan.status !== 'running') continue;
       const { steps, confirm } = afterRestart(plan.steps);
       await this.commit(live, (current) => {
         current.steps = steps;
         current.changes.push(`Jawad’s background restarted; the workflow resumed${confirm.length ? ` (${confirm.length} step${confirm.length > 1 ? 's' : ''} waiting for your word)` : ''}.`);
       }, { kind: 'resumed' }, true);
-      void this.drive(live);
+      this.inBackground(this.drive(live));
     }
   }
 
@@ -213,7 +213,9 @@ export class WorkflowRunner {
     this.holdAwake();
     this.deps.emit({ type: 'WORKFLOW_UPDATE', requestId: live.plan.requestId, payload: live.plan });
     const snapshot = structuredClone(live.plan);
-    live.saving = live.saving.then(() => this.deps.store.save(snapshot, entry, this.instance, claim)).catch((error: unknown) => {
+    // After the previous write, whether or not it landed: one failed write (a full disk) must not
+    // swallow every later one.
+    live.saving = live.saving.catch(() => undefined).then(() => this.deps.store.save(snapshot, entry, this.instance, claim)).catch((error: unknown) => {
       if (!(error instanceof SupersededError)) throw error;
       live.superseded = true;
       live.controller.abort();
@@ -397,7 +399,16 @@ export class WorkflowRunner {
   }
 
   /** A failed step: the model re-plans what is left, and the change is shown on the plan. */
+  /**
+   * Asks the model for other steps in place of one that failed. Once per step of the approved
+   * plan: a step a re-plan added that fails too is not re-planned again, so steps that keep failing
+   * (a site that is down, a full disk) end the workflow instead of re-planning it for ever.
+   */
   private async replan(live: Live, failed: WorkflowStep): Promise<void> {
+    if (failed.replaces) {
+      await this.commit(live, (plan) => void plan.changes.push(`Step “${failed.task.slice(0, 80)}” failed too (${failed.result}); it was itself a re-plan, so it is not re-planned again.`), { kind: 'replan-failed', stepId: failed.id });
+      return;
+    }
     let planned: PlannedStep[];
     try {
       planned = await this.askForPlan(live, replanMessages(live.plan, failed));
@@ -405,7 +416,7 @@ export class WorkflowRunner {
       await this.commit(live, (plan) => void plan.changes.push(`Step ${failed.task.slice(0, 80)} failed (${failed.result}); re-planning did not work (${errorText(error)}): the other steps run as planned.`), { kind: 'replan-failed' });
       return;
     }
-    const added = planned.map((step) => newStep(step, this.newId()));
+    const added = planned.map((step) => ({ ...newStep(step, this.newId()), replaces: failed.id }));
     const needsApproval = !withinApproved(live.plan, added);
     await this.commit(live, (plan) => {
       plan.steps = [...plan.steps.filter((step) => step.status !== 'pending'), ...added];
@@ -446,12 +457,22 @@ export class WorkflowRunner {
     await this.deps.conversations.addMessage({ id, conversationId: plan.conversationId, role: 'assistant', content: report, status: 'complete', createdAt: this.now(), requestId: childRequestId(plan.requestId, 'report'), ...(model ? { model } : {}) });
   }
 
+  /**
+   * Planning and driving go on after the sidebar's request is answered. Their failures end in
+   * fail(), which tells the sidebars first; what can still go wrong then is the journal's write
+   * itself (a full disk), and there is no one left to tell but the log.
+   */
+  private inBackground(work: Promise<void>): void {
+    work.catch((error: unknown) => console.warn('A workflow could not write its journal:', error));
+  }
+
+  /** The sidebars are told at once; the tabs are closed even when the journal cannot be written. */
   private async fail(live: Live, reason: string): Promise<void> {
-    await this.commit(live, (plan) => {
+    const journalled = this.commit(live, (plan) => {
       plan.status = 'failed';
       plan.error = reason;
     }, { kind: 'failed', detail: reason });
-    await this.releaseTabs(live);
+    await Promise.all([journalled, this.releaseTabs(live)]);
   }
 
   /** The workflow's tabs are closed at the end unless the user chose to keep them: never left orphaned. */

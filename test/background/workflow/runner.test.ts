@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import * as z from 'zod/mini';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentDeps } from '../../../src/background/agent/agent-runner';
 import { PermissionBroker } from '../../../src/background/gate/permission-broker';
 import type { StreamEvent } from '../../../src/background/llm/types';
@@ -69,6 +69,9 @@ function runner(tabs: WorkflowTabs, stream = model(), parallel?: number, keepAli
       return { title: `Jacket at ${new URL(url).host}`, url, markdown: PAGES[url]!, truncated: false, product: null, interactiveElements: [] };
     },
   });
+  // The test's own list: a runner an earlier test left working (its database deleted under it)
+  // must not report into this test's events.
+  const sink = events;
   const deps: WorkflowDeps = {
     store,
     conversations: new ConversationStore(db),
@@ -83,10 +86,10 @@ function runner(tabs: WorkflowTabs, stream = model(), parallel?: number, keepAli
       broker: new PermissionBroker(),
       describe: async () => { throw new Error('no targets here'); },
       toolModes: { get: async () => undefined, remember: async () => undefined },
-      emit: (event) => void events.push(event),
+      emit: (event) => void sink.push(event),
     },
     tabs,
-    emit: (event) => void events.push(event),
+    emit: (event) => void sink.push(event),
   };
   return new WorkflowRunner(deps);
 }
@@ -153,6 +156,50 @@ describe('WorkflowRunner', () => {
     await workflows.approve(proposed.id, edits(proposed), false, 1);
     await until('done');
     expect(asked).toEqual([true, false, true, false]);
+  });
+
+  /** Makes the journal's "step-start" writes fail (a full disk): `times` of them, from the first on. */
+  function diskFullAtStepStart(times: number): void {
+    const save = store.save.bind(store);
+    let left = times;
+    vi.spyOn(store, 'save').mockImplementation(async (plan, entry, ...rest) => {
+      if (entry.kind === 'step-start' && left > 0) {
+        left--;
+        throw new Error('QuotaExceededError: the disk is full');
+      }
+      return save(plan, entry, ...rest);
+    });
+  }
+  const kinds = async (id: string) => (await store.journal(id)).map((entry) => entry.kind);
+
+  it('goes on journalling after a write failed: the step that could not start fails, the rest run, the report is written', async () => {
+    const tabs = fakeTabs();
+    const workflows = runner(tabs);
+    await workflows.start('Compare the jacket', 1, 'user-0000000a');
+    const proposed = await until('proposed');
+    diskFullAtStepStart(1);
+    await workflows.approve(proposed.id, edits(proposed), false, 1);
+    const done = await until('done');
+    expect(done.steps[0]).toMatchObject({ status: 'failed', result: expect.stringMatching(/disk is full/) });
+    expect(done.evidence.map((item) => item.quote)).toEqual(expect.arrayContaining(['Price: 129.50 €']));
+    expect(await kinds(proposed.id)).toEqual(expect.arrayContaining(['step-failed', 'replanned', 'step-done', 'done']));
+  });
+
+  it('re-plans a failed step once: when the steps put in its place fail too, the workflow ends instead of re-planning for ever', async () => {
+    const tabs = fakeTabs();
+    const workflows = runner(tabs);
+    await workflows.start('Compare the jacket', 1, 'user-0000000a');
+    const proposed = await until('proposed');
+    diskFullAtStepStart(Infinity);
+    await workflows.approve(proposed.id, edits(proposed), false, 1);
+    const done = await until('done');
+    // The first step fails and is re-planned into the planner's two steps (which replace the step
+    // still pending); both fail too, and neither is re-planned.
+    expect(done.steps.map((step) => step.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(done.changes.at(-1)).toMatch(/itself a re-plan, so it is not re-planned again/);
+    expect(done.report).toContain('collected no evidence');
+    await tabsClosed();
+    expect(tabs.closed).toHaveLength(3);
   });
 
   it('re-asks the planner once with the problem, then fails with a clear error', async () => {
