@@ -26,6 +26,9 @@ export function visibleClone(doc: Document, tree: VisibleTree | undefined): Docu
   return clone;
 }
 
+/** V8 throws a RangeError ("Maximum call stack size exceeded"), Gecko an InternalError ("too much recursion"). */
+const isStackOverflow = (error: unknown) => error instanceof RangeError || (error instanceof Error && error.name === 'InternalError' && /recursion/i.test(error.message));
+
 /** A link's destination as markdown may show it: web and mail addresses only, cut to size. */
 function linkTarget(href: string | null): string | undefined {
   if (!href || /^\s*(?:javascript|data|vbscript|blob):/i.test(href)) return undefined;
@@ -49,21 +52,39 @@ function markdownOf(root: Node): string {
   } catch (error) {
     // Turndown recurses once per level of nesting: a page nested thousands deep overflows the stack.
     // Its text, without the markdown, is still the page.
-    if (!(error instanceof RangeError)) throw error;
+    if (!isStackOverflow(error)) throw error;
     return (root.textContent ?? '').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
   }
+}
+
+/**
+ * Deeper than any page the HTML parser builds (Blink stops nesting at 512 levels, Gecko sooner):
+ * only a script makes such a DOM. Readability looks up every node's ancestors, which costs depth
+ * squared there — seconds on a page 5,000 levels deep — so such a page is read whole instead.
+ */
+const READABILITY_MAX_DEPTH = 512;
+
+function deeperThan(root: Element, limit: number): boolean {
+  const pending: [Element, number][] = [[root, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [element, depth] = next;
+    if (depth > limit) return true;
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Readability's pick of the main content, or the whole visible page when it finds none. */
 function mainContent(doc: Document, tree: VisibleTree | undefined): { title: string; root: Node | null } {
   const clone = visibleClone(doc, tree);
+  if (clone.body && deeperThan(clone.body, READABILITY_MAX_DEPTH)) return { title: '', root: clone.body };
   try {
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
     return { title: article?.title ?? '', root: (article?.content as unknown as Node | null | undefined) ?? clone.body };
   } catch (error) {
     // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
     // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.
-    if (!(error instanceof RangeError)) throw error;
+    if (!isStackOverflow(error)) throw error;
     return { title: '', root: visibleClone(doc, tree).body };
   }
 }
