@@ -11,6 +11,8 @@ import { checkBinding, describeTarget } from './describe';
 import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
+import { pause } from './actions/gestures';
+import { settlesIn } from './snapshot/at-rest';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 
@@ -69,8 +71,10 @@ type AgentRequest = Exclude<ContentRequest, { type: 'READ_PAGE' }>;
 type Handlers = { [T in AgentRequest['type']]: (payload: Extract<AgentRequest, { type: T }>['payload'], agent: Agent) => unknown };
 
 const HANDLERS: Handlers = {
-  SNAPSHOT(payload, agent) {
+  async SNAPSHOT(payload, agent) {
     clearHighlights(); // outlines from before this snapshot may point at the wrong things now
+    const settling = settlesIn(document);
+    if (settling > 0) await pause(settling);
     agent.refs ??= new RefRegistry(payload.framePrefix);
     const { claim, ...options } = payload;
     if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
