@@ -77,12 +77,12 @@ export interface QueuedChunk {
   rows: MessageRow[] | AgentStep[];
 }
 
-/** The search index, saved whole (see TextIndex.save). */
+/** A piece of the saved search index (src/db/saved-index.ts): its head `history`, its rest, its shards. */
 export interface SearchSnapshot {
-  id: 'history';
-  /** Rows in messages and steps when it was saved: a count that differs means it missed writes. */
-  messages: number;
-  steps: number;
+  id: string;
+  /** The head's: rows in messages and steps when it was saved; a count that differs means it missed writes. */
+  messages?: number;
+  steps?: number;
   data: unknown;
 }
 

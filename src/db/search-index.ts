@@ -1,7 +1,8 @@
 import Dexie from 'dexie';
 import type { AgentStep, SearchHit } from '../protocol';
-import type { JawadDatabase, MessageRow, RowChange } from './database';
-import { parseQuery, snippet, TextIndex, type Query, type Ranked, type TextIndexData } from './text-index';
+import type { JawadDatabase, MessageRow, RowChange, SearchSnapshot } from './database';
+import { isIndexHead, joinIndex, SavedIndex, splitIndex, type IndexRest, type IndexShard, type RankedKey } from './saved-index';
+import { parseQuery, snippet, TextIndex, type Query, type Ranked, type SearchOptions } from './text-index';
 
 export interface HistoryDocMeta {
   kind: 'message' | 'step' | 'report';
@@ -37,17 +38,32 @@ function stepDoc(step: AgentStep) {
   return { key: `s:${step.id}`, text: stepText(step), meta: { kind: 'step', conversationId: step.conversationId, messageId: step.messageId, createdAt: step.createdAt } as const };
 }
 
+const HEAD = 'history';
+const REST = 'history:rest';
+const shardId = (index: number) => `history:p${index}`;
+/** Hits read from the database at a time when some may be filtered out (memory's recall). */
+const ROWS_AT_ONCE = 60;
+
 /**
  * Full-text search over messages and agent steps. The index lives in memory, kept current from the
  * database's change feed, so no write path (chat, agent, import, delete, clear) can leave it stale.
- * It is saved to the database a few seconds after the last write and read back when a background
- * starts (~0.3 s for 100k messages, against ~6 s to build it from the rows); the saved copy is
- * deleted at the first write after it, so a background that stops before saving again leaves
- * none, and the next one rebuilds rather than trust a stale copy.
+ * It is saved to the database a few seconds after the last write, in pieces (saved-index.ts). A
+ * background that starts searches the saved copy a piece at a time — only the shards of the words
+ * asked for — until the first write, which makes it read the copy whole and follow writes from
+ * there. The saved copy's head is deleted at the first write after it, so a background that stops
+ * before saving again leaves none, and the next one rebuilds rather than trust a stale copy.
  */
 export class SearchIndex {
   private index: TextIndex<HistoryDocMeta> | undefined;
-  private loading: Promise<TextIndex<HistoryDocMeta>> | undefined;
+  /** The saved copy, searched a piece at a time, while nothing has been written since it was read. */
+  private view: SavedIndex | undefined;
+  /** Writes that arrived while the index was being read, applied once it is. */
+  private pending: RowChange[] | undefined;
+  private loading: Promise<void> | undefined;
+  /** The saved copy the index in memory was read from, if it was. */
+  private indexFrom: SavedIndex | undefined;
+  /** Saved copies found not to cover every row. */
+  private readonly distrusted = new WeakSet<SavedIndex>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** A saved copy may exist (from an earlier background) until this one deletes or replaces it. */
   private saved = true;
@@ -55,32 +71,86 @@ export class SearchIndex {
   constructor(
     private readonly db: JawadDatabase,
     private readonly saveAfterMs = SAVE_AFTER_MS,
+    /** Posting numbers per saved shard (tests make it small to get several). */
+    private readonly shardNumbers?: number,
   ) {
     db.onChange((change) => this.follow(change));
   }
 
-  /** Loads the index now rather than on the first search (e.g. while the user types). */
-  ready(): Promise<TextIndex<HistoryDocMeta>> {
-    if (this.index) return Promise.resolve(this.index);
+  /** Gets the index ready now rather than at the first search (e.g. while the user types). */
+  ready(): Promise<void> {
+    if (this.index || this.view) return Promise.resolve();
     this.loading ??= this.load().finally(() => (this.loading = undefined));
     return this.loading;
   }
 
-  private async load(): Promise<TextIndex<HistoryDocMeta>> {
-    const [snapshot, messages, steps] = await this.db.transaction('r', [this.db.searchSnapshot, this.db.messages, this.db.steps], () =>
-      Promise.all([this.db.searchSnapshot.get('history'), this.db.messages.count(), this.db.steps.count()]),
-    );
-    if (snapshot && snapshot.messages === messages && snapshot.steps === steps) {
-      this.saved = true;
-      return (this.index = TextIndex.load(snapshot.data as TextIndexData<HistoryDocMeta>));
+  /**
+   * Reads the saved copy's head and searches from it at once. Whether it still covers every row —
+   * the row counts it was saved with, against the tables' counts in the same read — is known a few
+   * tens of milliseconds later (counting 100k rows is slower than reading the head); a copy that
+   * turns out stale (a background stopped between a write and deleting the head) is dropped then,
+   * and the index rebuilt from the rows.
+   */
+  private async load(): Promise<void> {
+    let headRead!: (row: SearchSnapshot | undefined) => void;
+    const head = new Promise<SearchSnapshot | undefined>((resolve) => (headRead = resolve));
+    const covers = this.db.transaction('r', [this.db.searchSnapshot, this.db.messages, this.db.steps], async () => {
+      const [row, messages, steps] = await Promise.all([this.db.searchSnapshot.get(HEAD).then((found) => (headRead(found), found)), this.db.messages.count(), this.db.steps.count()]);
+      return row?.messages === messages && row.steps === steps;
+    });
+    covers.catch(() => headRead(undefined));
+    const row = await head;
+    if (!row || !isIndexHead(row.data)) {
+      await covers.catch(() => false);
+      return this.rebuild();
     }
+    this.saved = true;
+    const view = new SavedIndex(row.data);
+    void covers.then((yes) => yes || this.distrust(view), () => this.distrust(view));
+    // Written to while the head was read: the copy is read whole and the writes applied to it.
+    if (this.pending) return this.readWhole(view);
+    this.view = view;
+  }
+
+  /** Drops a saved copy found stale, and whatever was made from it, for an index rebuilt from the rows. */
+  private distrust(view: SavedIndex): void {
+    this.distrusted.add(view);
+    void this.db.searchSnapshot.delete(HEAD).catch((error: unknown) => console.warn('Jawad: a stale search index copy was not deleted', error));
+    this.saved = false;
+    if (this.view === view) this.view = undefined;
+    if (this.indexFrom === view) this.index = undefined;
+    // readWhole, if under way, sees it distrusted and rebuilds.
+    this.loading ??= this.rebuild()
+      .catch((error: unknown) => console.warn('Jawad: the search index is rebuilt at the next search', error))
+      .finally(() => (this.loading = undefined));
+  }
+
+  /** Builds the index from every row, then applies what was written meanwhile (again: it is idempotent). */
+  private async rebuild(): Promise<void> {
     const index = new TextIndex<HistoryDocMeta>();
     // toArray reads with getAll, one request per table: a cursor (each()) costs a round trip per row.
     for (const row of await this.db.messages.toArray()) index.upsert(messageDoc(row));
     for (const step of await this.db.steps.toArray()) index.upsert(stepDoc(step));
+    this.settle(index);
+  }
+
+  /** The saved copy read whole (its pieces outlive the deleted head until the next save). */
+  private async readWhole(view: SavedIndex): Promise<void> {
+    const count = view.head.shardStarts.length - 1;
+    const [rest, ...shards] = (await this.db.searchSnapshot.bulkGet([REST, ...Array.from({ length: count }, (_, i) => shardId(i))]));
+    if (!rest || shards.some((shard) => !shard) || this.distrusted.has(view)) return this.rebuild();
+    const data = joinIndex<HistoryDocMeta>({ head: view.head, rest: rest.data as IndexRest<HistoryDocMeta>, shards: shards.map((shard) => shard!.data as IndexShard) });
+    this.settle(TextIndex.load(data), view);
+  }
+
+  /** Takes a freshly read index, with the writes that came while it was read. */
+  private settle(index: TextIndex<HistoryDocMeta>, from?: SavedIndex): void {
+    const pending = this.pending ?? [];
+    this.pending = undefined;
     this.index = index;
-    this.scheduleSave();
-    return index;
+    this.indexFrom = from;
+    for (const change of pending) this.apply(change);
+    if (pending.length > 0 || !this.saved) this.scheduleSave();
   }
 
   private scheduleSave(): void {
@@ -88,16 +158,22 @@ export class SearchIndex {
     this.saveTimer = setTimeout(() => void this.save().catch((error: unknown) => console.warn('Jawad: the search index was not saved; it is rebuilt at the next start', error)), this.saveAfterMs);
   }
 
-  /** Saves the index with the row counts it covers (what `load` checks it against). */
+  /** Saves the index in pieces, its head with the row counts it covers (what `load` checks it against). */
   async save(): Promise<void> {
     clearTimeout(this.saveTimer);
     const index = this.index;
     if (!index) return;
+    const { head, rest, shards } = splitIndex(index.save(), this.shardNumbers);
     await this.db.transaction('rw', [this.db.searchSnapshot, this.db.messages, this.db.steps], async () => {
       const [messages, steps] = await Promise.all([this.db.messages.count(), this.db.steps.count()]);
       // A write between the timer and this transaction has its own save coming.
       if (index !== this.index) return;
-      await this.db.searchSnapshot.put({ id: 'history', messages, steps, data: index.save() });
+      await this.db.searchSnapshot.where('id').startsWith(HEAD).delete();
+      await this.db.searchSnapshot.bulkPut([
+        { id: HEAD, messages, steps, data: head },
+        { id: REST, data: rest },
+        ...shards.map((shard, i) => ({ id: shardId(i), data: shard })),
+      ]);
       this.saved = true;
     });
   }
@@ -109,11 +185,28 @@ export class SearchIndex {
     if (this.saved) {
       this.saved = false;
       // Its own transaction: the write that got here runs in one that does not cover the snapshot.
-      void Dexie.ignoreTransaction(() => this.db.searchSnapshot.delete('history')).catch((error: unknown) => console.warn('Jawad: a stale search index copy was not deleted', error));
+      void Dexie.ignoreTransaction(() => this.db.searchSnapshot.delete(HEAD)).catch((error: unknown) => console.warn('Jawad: a stale search index copy was not deleted', error));
     }
+    if (this.index) {
+      this.apply(change);
+      this.scheduleSave();
+      return;
+    }
+    const view = this.view;
+    // Not read yet: the next load reads the rows as they are now. Being read: applied once it is.
+    if (!view && !this.loading) return;
+    (this.pending ??= []).push(change);
+    if (!view) return;
+    this.view = undefined;
+    // Out of the write's transaction, which does not cover the saved copy.
+    const read = Dexie.ignoreTransaction(() => this.readWhole(view).catch(() => this.rebuild()));
+    this.loading = read.finally(() => (this.loading = undefined));
+  }
+
+  /** Applies a write to the index in memory; one too big to follow row by row drops it, to be rebuilt. */
+  private apply(change: RowChange): void {
     const index = this.index;
-    if (!index) return;
-    this.scheduleSave();
+    if (!index || (change.table !== 'messages' && change.table !== 'steps')) return;
     const prefix = change.table === 'messages' ? 'm:' : 's:';
     switch (change.type) {
       case 'put':
@@ -132,10 +225,31 @@ export class SearchIndex {
     }
   }
 
+  /**
+   * The documents that best match, best first: from the index in memory (filtered by its metadata),
+   * or from the saved copy's shards (unfiltered: its metadata is in the rows, which the caller reads).
+   */
+  private async ranked(query: Query, options: SearchOptions<HistoryDocMeta>): Promise<RankedKey[]> {
+    for (;;) {
+      await this.ready();
+      if (this.index) return this.index.search(query, options);
+      const view = this.view;
+      if (!view) continue; // a write came while it was read: wait for the index it leads to
+      const wanted = view.shardsFor(query);
+      const rows = (await this.db.searchSnapshot.bulkGet(wanted.map(shardId)));
+      // Gone under it (a save replaced the copy): search what replaced it.
+      if (rows.some((row) => !row)) {
+        if (this.view === view) this.view = undefined;
+        continue;
+      }
+      wanted.forEach((shard, i) => view.addShard(shard, rows[i]!.data as IndexShard));
+      return view.search(query, options.filter ? { ...options, limit: Number.POSITIVE_INFINITY } : options);
+    }
+  }
+
   async search(text: string, limit = SEARCH_LIMIT): Promise<SearchHit[]> {
     const query = parseQuery(text);
-    const ranked = (await this.ready()).search(query, { mode: 'all', limit });
-    return this.hits(ranked, query);
+    return this.hits(await this.withText(await this.ranked(query, { mode: 'all', limit })), query);
   }
 
   /**
@@ -143,29 +257,29 @@ export class SearchIndex {
    * when it has two; messages of `exclude` (the conversation being had) and forgotten ones are left out.
    */
   async related(query: Query, exclude: string | undefined, limit: number): Promise<RankedText[]> {
-    const ranked = (await this.ready()).search(query, {
-      mode: 'any',
-      minTerms: 2,
-      limit,
-      filter: (meta) => meta.kind !== 'step' && meta.conversationId !== exclude && !meta.forgotten,
-    });
-    return this.withText(ranked);
+    const recallable = (meta: HistoryDocMeta) => meta.kind !== 'step' && meta.conversationId !== exclude && !meta.forgotten;
+    const ranked = await this.ranked(query, { mode: 'any', minTerms: 2, limit, filter: recallable });
+    const found: RankedText[] = [];
+    for (let i = 0; i < ranked.length && found.length < limit; i += ROWS_AT_ONCE) {
+      const batch = ranked.slice(i, i + ROWS_AT_ONCE).filter((hit) => !hit.key.startsWith('s:'));
+      found.push(...(await this.withText(batch)).filter((hit) => recallable(hit.meta)));
+    }
+    return found.slice(0, limit);
   }
 
-  /** The hits with their documents' text, read from the database; a hit whose row went is dropped. */
-  private async withText(ranked: Ranked<HistoryDocMeta>[]): Promise<RankedText[]> {
-    const idOf = (hit: Ranked<HistoryDocMeta>) => hit.key.slice(2);
-    const messages = await this.db.messages.bulkGet(ranked.filter((hit) => hit.meta.kind !== 'step').map(idOf));
-    const steps = await this.db.steps.bulkGet(ranked.filter((hit) => hit.meta.kind === 'step').map(idOf));
-    const texts = new Map<string, string>([
-      ...messages.filter((row) => row !== undefined).map((row): [string, string] => [`m:${row.id}`, row.content]),
-      ...steps.filter((row) => row !== undefined).map((row): [string, string] => [`s:${row.id}`, stepText(row)]),
-    ]);
-    return ranked.filter((hit) => texts.has(hit.key)).map((hit) => ({ ...hit, text: texts.get(hit.key)! }));
+  /** The hits with their rows' text and metadata; a hit whose row went is dropped. */
+  private async withText(ranked: RankedKey[]): Promise<RankedText[]> {
+    const idOf = (hit: RankedKey) => hit.key.slice(2);
+    const messages = await this.db.messages.bulkGet(ranked.filter((hit) => hit.key.startsWith('m:')).map(idOf));
+    const steps = await this.db.steps.bulkGet(ranked.filter((hit) => hit.key.startsWith('s:')).map(idOf));
+    const docs = new Map<string, { text: string; meta: HistoryDocMeta }>([
+      ...messages.filter((row) => row !== undefined).map((row) => messageDoc(row)),
+      ...steps.filter((row) => row !== undefined).map((step) => stepDoc(step)),
+    ].map((doc) => [doc.key, doc]));
+    return ranked.filter((hit) => docs.has(hit.key)).map((hit) => ({ key: hit.key, score: hit.score, ...docs.get(hit.key)! }));
   }
 
-  private async hits(found: Ranked<HistoryDocMeta>[], query: Query): Promise<SearchHit[]> {
-    const ranked = await this.withText(found);
+  private async hits(ranked: RankedText[], query: Query): Promise<SearchHit[]> {
     const ids = [...new Set(ranked.map((hit) => hit.meta.conversationId))];
     const conversations = await this.db.conversations.bulkGet(ids);
     const titles = new Map(conversations.filter((c) => c !== undefined).map((c) => [c.id, c.title]));

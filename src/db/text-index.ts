@@ -86,7 +86,7 @@ export interface TextIndexData<M> {
   lengths: Uint32Array;
   hashes: Uint32Array;
   terms: string[];
-  /** Term i's postings are postings[offsets[i]…offsets[i + 1]). */
+  /** Sorted; term i's postings are postings[offsets[i]…offsets[i + 1]). */
   offsets: Uint32Array;
   postings: Uint32Array;
 }
@@ -182,7 +182,9 @@ export class TextIndex<M> {
     const terms: string[] = [];
     const offsets = new Uint32Array(this.postings.size + 1);
     let end = 0;
-    for (const [term, list] of this.postings) {
+    // Sorted, so a saved index can be cut into shards of neighbouring terms (saved-index.ts).
+    for (const term of [...this.postings.keys()].sort()) {
+      const list = this.postings.get(term)!;
       const start = end;
       for (let i = 0; i < list.length; i += 2) {
         const slot = renumbered[list[i]!]!;
@@ -221,17 +223,7 @@ export class TextIndex<M> {
   private expand(term: string, prefix: boolean): string[] {
     if (!prefix) return this.postings.has(term) ? [term] : [];
     this.sortedTerms ??= [...this.postings.keys()].sort();
-    const sorted = this.sortedTerms;
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (sorted[mid]! < term) low = mid + 1;
-      else high = mid;
-    }
-    const found: string[] = [];
-    for (let i = low; i < sorted.length && sorted[i]!.startsWith(term); i++) found.push(sorted[i]!);
-    return found;
+    return termsStarting(this.sortedTerms, term);
   }
 
   /** The term's postings without holes (compacted in place when it had some). */
@@ -250,39 +242,78 @@ export class TextIndex<M> {
     if (query.terms.length === 0 || this.size === 0) return [];
     const groups = query.terms.map((term, i) => this.expand(term, query.prefix && i === query.terms.length - 1));
     if (options.mode === 'all' && groups.some((group) => group.length === 0)) return [];
-    const scores = new Map<number, number>();
-    const matched = new Map<number, number>();
-    const count = this.size;
-    const averageLength = this.totalLength / count || 1;
-    for (const group of groups) {
-      const seen = new Set<number>();
-      for (const term of group) {
-        const live = this.livePostings(term);
-        const frequency = live.length / 2;
-        const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
-        for (let i = 0; i < live.length; i += 2) {
-          const slot = live[i]!;
-          const tf = live[i + 1]!;
-          const { length } = this.slots[slot]!;
-          const score = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / averageLength));
-          scores.set(slot, (scores.get(slot) ?? 0) + score);
-          if (!seen.has(slot)) {
-            seen.add(slot);
-            matched.set(slot, (matched.get(slot) ?? 0) + 1);
-          }
-        }
-      }
-    }
+    const scores = scoreSlots(
+      groups.map((group) => group.map((term) => this.livePostings(term))),
+      { count: this.size, totalLength: this.totalLength, lengthOf: (slot) => this.slots[slot]!.length },
+      neededTerms(options, groups.length),
+    );
     const ranked: Ranked<M>[] = [];
     for (const [slot, score] of scores) {
-      const needed = options.mode === 'all' ? groups.length : Math.min(options.minTerms ?? 1, groups.length);
-      if (matched.get(slot)! < needed) continue;
       const { key, meta } = this.slots[slot]!;
       if (options.filter && !options.filter(meta)) continue;
       ranked.push({ key, score, meta });
     }
     return ranked.sort((a, b) => b.score - a.score).slice(0, options.limit);
   }
+}
+
+/** Where `value` is, or would go, in a sorted list. */
+export function lowerBound(sorted: ArrayLike<string | number>, value: string | number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Every term of a sorted list that starts with `start`. */
+export function termsStarting(sorted: readonly string[], start: string): string[] {
+  const found: string[] = [];
+  for (let i = lowerBound(sorted, start); i < sorted.length && sorted[i]!.startsWith(start); i++) found.push(sorted[i]!);
+  return found;
+}
+
+/** How many of the query's word groups a document must match. */
+export function neededTerms(options: Pick<SearchOptions<unknown>, 'mode' | 'minTerms'>, groups: number): number {
+  return options.mode === 'all' ? groups : Math.min(options.minTerms ?? 1, groups);
+}
+
+export interface Collection {
+  count: number;
+  totalLength: number;
+  lengthOf(slot: number): number;
+}
+
+/**
+ * BM25 over postings lists (`[slot, frequency, …]`), one list per term, the terms grouped by the
+ * query word they stand for: each document matching at least `needed` groups, with its score.
+ */
+export function scoreSlots(groups: ArrayLike<number>[][], collection: Collection, needed: number): Map<number, number> {
+  const scores = new Map<number, number>();
+  const matched = new Map<number, number>();
+  const averageLength = collection.totalLength / collection.count || 1;
+  for (const group of groups) {
+    const seen = new Set<number>();
+    for (const list of group) {
+      const frequency = list.length / 2;
+      const idf = Math.log(1 + (collection.count - frequency + 0.5) / (frequency + 0.5));
+      for (let i = 0; i < list.length; i += 2) {
+        const slot = list[i]!;
+        const tf = list[i + 1]!;
+        const score = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * collection.lengthOf(slot)) / averageLength));
+        scores.set(slot, (scores.get(slot) ?? 0) + score);
+        if (!seen.has(slot)) {
+          seen.add(slot);
+          matched.set(slot, (matched.get(slot) ?? 0) + 1);
+        }
+      }
+    }
+  }
+  for (const [slot, count] of matched) if (count < needed) scores.delete(slot);
+  return scores;
 }
 
 export interface Snippet {

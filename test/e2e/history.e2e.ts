@@ -10,6 +10,8 @@ import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/ex
 import { captureDownloads, downloaded } from './support/downloads';
 import { backToChat, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
 
+/** Firefox unloads an idle background after this long (its own default is 30 s): after the index is saved (5 s). */
+const FIREFOX_IDLE_MS = 8_000;
 const CHATGPT_EXPORT = readFileSync(new URL('../fixtures/imports/chatgpt-conversations.json', import.meta.url), 'utf8');
 
 async function chat(sidebar: Sidebar, provider: ProviderServer, question: string, answer: string, usage = { prompt_tokens: 20, completion_tokens: 5 }): Promise<void> {
@@ -60,6 +62,26 @@ function importSummary(sidebar: Sidebar, applied: boolean): Promise<string> {
   ).then((text) => text ?? '');
 }
 
+/** Waits until the background has saved its search index (IndexedDB, read from the sidebar: same origin). */
+function savedSearchIndex(sidebar: Sidebar): Promise<unknown> {
+  return sidebar.waitFor(
+    (win) =>
+      new Promise<boolean>((done) => {
+        const open = win.indexedDB.open('jawad');
+        open.onerror = () => done(false);
+        open.onsuccess = () => {
+          const db = open.result;
+          const read = db.transaction('searchSnapshot').objectStore('searchSnapshot').get('history');
+          read.onsuccess = () => (db.close(), done(read.result !== undefined));
+          read.onerror = () => (db.close(), done(false));
+        };
+      }),
+    null,
+    'the search index saved',
+    20_000,
+  );
+}
+
 function historyTitles(sidebar: Sidebar): Promise<string[]> {
   return sidebar.eval((win) => Array.from(win.document.querySelectorAll<HTMLElement>('.history-group li .conversation-title')).map((b) => b.childNodes[0]?.textContent ?? ''), null);
 }
@@ -100,6 +122,30 @@ for (const browserName of browsersUnderTest()) {
         'the conversation open at the hit',
       );
       expect(opened).toBe('In the attic, behind the boxes.');
+    });
+
+    it('finds old and new messages after the background restarts on the saved search index', async () => {
+      // Its own browser: Firefox stops an idle background only when launched with a short idle time.
+      const restarting = await launchReadyToChat(browserName, provider.url, { firefoxIdleTimeoutMs: FIREFOX_IDLE_MS });
+      try {
+        const { sidebar } = restarting;
+        await chat(sidebar, provider, 'Where did I leave the blue kettle?', 'In the attic, behind the boxes.');
+        await newChat(sidebar);
+        await chat(sidebar, provider, 'Which shelf holds the copper ladle?', 'The top shelf, left of the sink.');
+        // The index is saved a few seconds after the last write; the next background starts from it.
+        await savedSearchIndex(sidebar);
+        await restarting.stopBackground();
+
+        expect(await search(sidebar, 'copper ladle')).toEqual([{ title: 'Which shelf holds the copper ladle?', marks: ['copper', 'ladle'] }]);
+        expect(await search(sidebar, 'kettle')).toEqual([{ title: 'Where did I leave the blue kettle?', marks: ['kettle'] }]);
+        // A write after the restart: the saved copy is read whole and follows it.
+        await backToChat(sidebar);
+        await newChat(sidebar);
+        await chat(sidebar, provider, 'Where is the copper kettle?', 'On the stove.');
+        expect((await search(sidebar, 'copper')).map((hit) => hit.title).sort()).toEqual(['Where is the copper kettle?', 'Which shelf holds the copper ladle?']);
+      } finally {
+        await restarting.close();
+      }
     });
 
     it('renames and pins a conversation, which then leads the list', async () => {
