@@ -14,8 +14,8 @@
  *     one client — scripts/bench/bridge-overhead.ts.
  *  6. history at scale (100k messages, 20k steps): import, open a conversation, search, memory
  *     recall, export — scripts/bench/history.ts.
- *  5. research mode: background restart → restored workflow shown, and one journal write —
- *     scripts/bench/workflow-restore.ts (Chromium).
+ *  7. research mode: background restart → restored workflow shown, one journal write, and a
+ *     three-site workflow one and two pages at a time — scripts/bench/workflow-restore.ts.
  * Prints a table with targets and PASS/FAIL, and writes the raw numbers to bench-out/bench.json.
  * It is a measurement, not a test: it exits 0 when a target is missed, 1 only when something could
  * not be measured.
@@ -31,14 +31,14 @@ import { measureColdOpens, type ColdOpenResult } from './bench/cold-open';
 import { showHost, sidebarViaHost } from './bench/pages';
 import { renderTable, verdict, type Cell, type Row } from './bench/report';
 import { startBenchProvider } from './bench/sse-provider';
-import { round } from './bench/stats';
+import { round, type Summary } from './bench/stats';
 import { measureTokenLatency, prepareChat, type TokenLatencyResult } from './bench/token-latency';
 import { attempt, failed, type Outcome } from './bench/outcome';
 import { AGENT_PAGE, measureAgentOverhead, type AgentOverheadResult } from './bench/agent-overhead';
 import { BRIDGE_PAGE, measureBridgeOverhead, type BridgeOverheadResult } from './bench/bridge-overhead';
 import { measureHistory, type HistoryResult } from './bench/history';
 import { TRANSFER_CHUNK_CHARS } from '../src/protocol';
-import { measureWorkflowRestore, type WorkflowRestoreResult } from './bench/workflow-restore';
+import { measureResearchRuns, measureRestores, type WorkflowRestoreResult } from './bench/workflow-restore';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -114,7 +114,11 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<O
       const { latency, missing, clock } = tokenLatency;
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
-    const workflowRestore = name === 'chromium' ? await attempt('workflow restore', () => measureWorkflowRestore(jawad, sidebar, options.runs)) : { error: 'Chromium only (Firefox unloads its event page by idle timeout alone)' };
+    const workflowRestore = await attempt('research mode', async () => {
+      const runs = await measureResearchRuns(jawad, sidebar, options.runs);
+      const restore = name === 'chromium' ? await measureRestores(jawad, sidebar, options.runs) : await restoresInOwnFirefox(options.runs);
+      return { ...runs, restore };
+    });
     if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms; 3 sites 1 tab p50 ${workflowRestore.wallTime.one.p50.toFixed(0)} ms, 2 tabs p50 ${workflowRestore.wallTime.two.p50.toFixed(0)} ms`);
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
@@ -134,6 +138,17 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<O
   } finally {
     await closeBrowser(jawad);
     await provider.close();
+  }
+}
+
+/** Firefox unloads its event page only when idle: a browser of its own, with a short idle timeout. */
+async function restoresInOwnFirefox(runs: number): Promise<Summary> {
+  const jawad = await launchJawad('firefox', { firefoxIdleTimeoutMs: 2_000 });
+  try {
+    await showHost(jawad.host);
+    return await measureRestores(jawad, sidebarViaHost(jawad.host), runs);
+  } finally {
+    await closeBrowser(jawad);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Research mode's durability figures (Chromium: its service worker is stopped over CDP; Firefox's
- * event page can only be unloaded by its idle timeout, which is a wait, not a figure):
+ * event page is unloaded by a short idle timeout, in a browser launched for it — the wait for it
+ * is not in the figure):
  *  - background restart → the sidebar shows the restored workflow: a MutationObserver in the
  *    sidebar stamps the moment the connection turns "reconnecting" (the old background is gone)
  *    and the moment the plan shows the resume line (the new one has read its journal and resumed);
@@ -118,18 +119,35 @@ async function journalWrites(jawad: JawadBrowser, runs: number): Promise<number[
   }, runs);
 }
 
-/** `sidebar`: the open panel, reached through the host page (see pages.ts). */
-export async function measureWorkflowRestore(jawad: JawadBrowser, sidebar: Sidebar, runs: number): Promise<WorkflowRestoreResult> {
-  if (jawad.name !== 'chromium') throw new Error('measured in Chromium only (Firefox unloads its event page only by idle timeout)');
+interface ResearchServers {
+  provider: Awaited<ReturnType<typeof startProviderServer>>;
+  fixtures: Awaited<ReturnType<typeof startFixtureServer>>;
+  other: Awaited<ReturnType<typeof startFixtureServer>>;
+}
+
+/** The servers a research run reads (two sites on 127.0.0.1, one on 127.0.0.2) and its model, for `measure`. */
+async function withResearchServers<T>(jawad: JawadBrowser, measure: (servers: ResearchServers) => Promise<T>): Promise<T> {
   const [provider, fixtures, other] = await Promise.all([startProviderServer(), startFixtureServer(), startFixtureServer('127.0.0.2')]);
   try {
+    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 120 });
+    return await measure({ provider, fixtures, other });
+  } finally {
+    await Promise.all([provider.close(), fixtures.close(), other.close()]);
+  }
+}
+
+/**
+ * A three-site workflow run one and two pages at a time, then journal writes of its stored plan.
+ * `sidebar`: the open panel, reached through the host page (see pages.ts).
+ */
+export function measureResearchRuns(jawad: JawadBrowser, sidebar: Sidebar, runs: number): Promise<Omit<WorkflowRestoreResult, 'restore'>> {
+  return withResearchServers(jawad, async ({ provider, fixtures, other }) => {
     const port = new URL(fixtures.url).port;
     provider.setResponder(researchModel({ plans: [planJson([
       { task: 'Price at Alpine', site: `${fixtures.url}/research/alpine.html` },
       { task: 'Price at Boreal', site: `http://localhost:${port}/research/boreal.html` },
       { task: 'Price at Cirrus', site: `${other.url}/research/cirrus.html` },
     ])] }));
-    await saveProviderSettings(jawad.host, { provider: 'custom', baseUrl: `${provider.url}/v1`, model: 'test-model', timeoutSeconds: 120 });
     const times: Record<'one' | 'two', number[]> = { one: [], two: [] };
     let previous = '';
     for (let i = 0; i < WALL_RUNS; i++) {
@@ -139,22 +157,31 @@ export async function measureWorkflowRestore(jawad: JawadBrowser, sidebar: Sideb
         previous = run.id;
       }
     }
+    return { journalWrite: summarize(await journalWrites(jawad, runs * 5)), wallTime: { one: summarize(times.one), two: summarize(times.two) } };
+  });
+}
+
+/**
+ * Background restarts while a workflow runs, `runs` times: connection lost → resume line shown.
+ * Firefox: `jawad` must have been launched with a short `firefoxIdleTimeoutMs` (its idle timeout is
+ * the only way to unload its event page; the wait for it is not in the figure).
+ */
+export function measureRestores(jawad: JawadBrowser, sidebar: Sidebar, runs: number): Promise<Summary> {
+  return withResearchServers(jawad, async ({ provider, fixtures }) => {
     const page = `${fixtures.url}/research/alpine.html`;
     // The step's model call hangs: the workflow stays running, restart after restart.
     provider.setResponder(researchModel({ plans: [planJson([{ task: 'Price at Alpine', site: page }])], stallOn: 'alpine' }));
+    const previous = await sidebar.eval((win) => win.document.querySelector<HTMLElement>('[data-testid=workflow]')?.dataset.id ?? '', null);
     await startResearch(sidebar, 'Price of the Trail jacket at Alpine');
     await waitForWorkflow(sidebar, 'proposed', 30_000, previous);
     await approvePlan(sidebar);
     await sidebar.waitFor((win) => win.document.querySelector('[data-testid=workflow-step][data-status=running]'), null, 'the step to run', 20_000);
     const restores: number[] = [];
     for (let i = 0; i < runs; i++) restores.push(await restoreOnce(jawad, sidebar));
-    const journalWrite = summarize(await journalWrites(jawad, runs * 5));
     // Nothing of research mode may run on into the other measurements.
     await sidebar.click('[data-testid=workflow] [data-testid=cancel-workflow]');
     await waitForWorkflow(sidebar, 'cancelled');
     await sidebar.click('.top-bar nav button', 'Research');
-    return { restore: summarize(restores), journalWrite, wallTime: { one: summarize(times.one), two: summarize(times.two) } };
-  } finally {
-    await Promise.all([provider.close(), fixtures.close(), other.close()]);
-  }
+    return summarize(restores);
+  });
 }

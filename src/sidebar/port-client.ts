@@ -150,7 +150,10 @@ export class PortClient {
 
   private scheduleReconnect(): void {
     this.options.onState('reconnecting');
-    const delay = Math.min(MAX_BACKOFF_MS, 50 * 2 ** this.attempts++);
+    // The first try at once: a stopped background starts again for it. Later ones back off, in
+    // case the extension is being reloaded or disabled.
+    const attempt = this.attempts++;
+    const delay = attempt === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 50 * 2 ** (attempt - 1));
     setTimeout(() => {
       if (!this.closed && !this.port) this.open();
     }, delay);
