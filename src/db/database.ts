@@ -80,9 +80,6 @@ export interface QueuedChunk {
 /** A piece of the saved search index (src/db/saved-index.ts): its head `history`, its rest, its shards. */
 export interface SearchSnapshot {
   id: string;
-  /** The head's: rows in messages and steps when it was saved; a count that differs means it missed writes. */
-  messages?: number;
-  steps?: number;
   data: unknown;
 }
 

@@ -11,7 +11,7 @@
  *
  * Pure: search-index.ts stores the pieces and reads them back.
  */
-import { lowerBound, neededTerms, scoreSlots, termsStarting, type Query, type SearchOptions, type TextIndexData } from './text-index';
+import { bestSlots, lowerBound, neededTerms, scoreSlots, termsStarting, type Query, type SearchOptions, type TextIndexData } from './text-index';
 
 /** About this many posting numbers (4 bytes each) go into one shard. */
 const SHARD_NUMBERS = 1 << 18;
@@ -113,6 +113,11 @@ export class SavedIndex {
     this.totalLength = head.lengths.reduce((sum, length) => sum + length, 0);
   }
 
+  /** Documents in the copy. */
+  get size(): number {
+    return this.head.lengths.length;
+  }
+
   /** The shards holding the terms each query word stands for. */
   shardsFor(query: Query): number[] {
     const shards = new Set<number>();
@@ -127,15 +132,13 @@ export class SavedIndex {
   search(query: Query, options: Pick<SearchOptions<unknown>, 'mode' | 'minTerms' | 'limit'>): RankedKey[] {
     const groups = this.groups(query);
     if (groups.length === 0 || (options.mode === 'all' && groups.some((group) => group.length === 0))) return [];
-    const scores = scoreSlots(
+    const { lengths, keyText, keyEnds } = this.head;
+    const scored = scoreSlots(
       groups.map((group) => group.map((term) => this.postings(term))),
-      { count: this.head.lengths.length, totalLength: this.totalLength, lengthOf: (slot) => this.head.lengths[slot]! },
+      { count: lengths.length, slots: lengths.length, totalLength: this.totalLength, lengthOf: (slot) => lengths[slot]! },
       neededTerms(options, groups.length),
     );
-    return [...scores]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, options.limit)
-      .map(([slot, score]) => ({ key: this.head.keyText.slice(this.head.keyEnds[slot - 1] ?? 0, this.head.keyEnds[slot]), score }));
+    return bestSlots(scored, options.limit).map((slot) => ({ key: keyText.slice(keyEnds[slot - 1] ?? 0, keyEnds[slot]), score: scored.scores[slot]! }));
   }
 
   private groups(query: Query): string[][] {

@@ -43,6 +43,8 @@ const REST = 'history:rest';
 const shardId = (index: number) => `history:p${index}`;
 /** Hits read from the database at a time when some may be filtered out (memory's recall). */
 const ROWS_AT_ONCE = 60;
+/** How long after a restart the saved copy is checked when no search came (and between tries). */
+const VERIFY_AFTER_MS = 1_000;
 
 /**
  * Full-text search over messages and agent steps. The index lives in memory, kept current from the
@@ -64,6 +66,11 @@ export class SearchIndex {
   private indexFrom: SavedIndex | undefined;
   /** Saved copies found not to cover every row. */
   private readonly distrusted = new WeakSet<SavedIndex>();
+  /** The saved copy read at start, until its check begins (after the first search's reads). */
+  private unverified: SavedIndex | undefined;
+  private verifyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Writes followed so far: a check that saw this change while counting rows tries again. */
+  private changes = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** A saved copy may exist (from an earlier background) until this one deletes or replaces it. */
   private saved = true;
@@ -85,31 +92,54 @@ export class SearchIndex {
   }
 
   /**
-   * Reads the saved copy's head and searches from it at once. Whether it still covers every row —
-   * the row counts it was saved with, against the tables' counts in the same read — is known a few
-   * tens of milliseconds later (counting 100k rows is slower than reading the head); a copy that
-   * turns out stale (a background stopped between a write and deleting the head) is dropped then,
-   * and the index rebuilt from the rows.
+   * Reads the saved copy's head and searches from it at once; whether the copy covers every row is
+   * checked once that first search has had its reads (verify).
    */
   private async load(): Promise<void> {
-    let headRead!: (row: SearchSnapshot | undefined) => void;
-    const head = new Promise<SearchSnapshot | undefined>((resolve) => (headRead = resolve));
-    const covers = this.db.transaction('r', [this.db.searchSnapshot, this.db.messages, this.db.steps], async () => {
-      const [row, messages, steps] = await Promise.all([this.db.searchSnapshot.get(HEAD).then((found) => (headRead(found), found)), this.db.messages.count(), this.db.steps.count()]);
-      return row?.messages === messages && row.steps === steps;
-    });
-    covers.catch(() => headRead(undefined));
-    const row = await head;
-    if (!row || !isIndexHead(row.data)) {
-      await covers.catch(() => false);
-      return this.rebuild();
-    }
+    const row = await this.db.searchSnapshot.get(HEAD);
+    if (!row || !isIndexHead(row.data)) return this.rebuild();
     this.saved = true;
     const view = new SavedIndex(row.data);
-    void covers.then((yes) => yes || this.distrust(view), () => this.distrust(view));
+    this.unverified = view;
+    this.verifyTimer = setTimeout(() => this.verifySoon(), VERIFY_AFTER_MS);
     // Written to while the head was read: the copy is read whole and the writes applied to it.
     if (this.pending) return this.readWhole(view);
     this.view = view;
+  }
+
+  /** Starts the check of the copy read at start, if it has not begun: after a search's reads, or a while after the start. */
+  private verifySoon(): void {
+    const view = this.unverified;
+    this.unverified = undefined;
+    clearTimeout(this.verifyTimer);
+    if (view) void this.verify(view);
+  }
+
+  /**
+   * Drops the saved copy, for an index rebuilt from the rows, if it does not cover every row (a
+   * background stopped between a write and deleting the head): a complete index has one document
+   * per message and step. Counted in a transaction of its own, after the first search: counting
+   * 100k rows took Chromium a quarter of a second after a restart, and held back every read beside
+   * it. Writes followed while counting make the comparison meaningless: it is tried again.
+   */
+  private async verify(view: SavedIndex): Promise<void> {
+    try {
+      for (;;) {
+        await this.ready();
+        const seen = this.changes;
+        const rows = await this.db.transaction('r', [this.db.messages, this.db.steps], async () => (await this.db.messages.count()) + (await this.db.steps.count()));
+        if (this.changes !== seen) {
+          await new Promise((resolve) => setTimeout(resolve, VERIFY_AFTER_MS));
+          continue;
+        }
+        const documents = this.view === view ? view.size : this.indexFrom === view ? this.index?.size : undefined;
+        // undefined: no longer searching this copy (already distrusted, or replaced).
+        if (documents !== undefined && documents !== rows) this.distrust(view);
+        return;
+      }
+    } catch (error) {
+      console.warn('Jawad: the saved search index was not checked against the rows', error);
+    }
   }
 
   /** Drops a saved copy found stale, and whatever was made from it, for an index rebuilt from the rows. */
@@ -158,19 +188,18 @@ export class SearchIndex {
     this.saveTimer = setTimeout(() => void this.save().catch((error: unknown) => console.warn('Jawad: the search index was not saved; it is rebuilt at the next start', error)), this.saveAfterMs);
   }
 
-  /** Saves the index in pieces, its head with the row counts it covers (what `load` checks it against). */
+  /** Saves the index in pieces (saved-index.ts), replacing the last saved copy whole. */
   async save(): Promise<void> {
     clearTimeout(this.saveTimer);
     const index = this.index;
     if (!index) return;
     const { head, rest, shards } = splitIndex(index.save(), this.shardNumbers);
-    await this.db.transaction('rw', [this.db.searchSnapshot, this.db.messages, this.db.steps], async () => {
-      const [messages, steps] = await Promise.all([this.db.messages.count(), this.db.steps.count()]);
+    await this.db.transaction('rw', this.db.searchSnapshot, async () => {
       // A write between the timer and this transaction has its own save coming.
       if (index !== this.index) return;
       await this.db.searchSnapshot.where('id').startsWith(HEAD).delete();
       await this.db.searchSnapshot.bulkPut([
-        { id: HEAD, messages, steps, data: head },
+        { id: HEAD, data: head },
         { id: REST, data: rest },
         ...shards.map((shard, i) => ({ id: shardId(i), data: shard })),
       ]);
@@ -182,6 +211,7 @@ export class SearchIndex {
     if (change.table !== 'messages' && change.table !== 'steps') return;
     // modify() with nothing to change (markInterrupted at every start) still reports an empty put.
     if ((change.type === 'put' && change.values.length === 0) || (change.type === 'delete' && change.keys.length === 0)) return;
+    this.changes++;
     if (this.saved) {
       this.saved = false;
       // Its own transaction: the write that got here runs in one that does not cover the snapshot.
@@ -249,7 +279,9 @@ export class SearchIndex {
 
   async search(text: string, limit = SEARCH_LIMIT): Promise<SearchHit[]> {
     const query = parseQuery(text);
-    return this.hits(await this.withText(await this.ranked(query, { mode: 'all', limit })), query);
+    const hits = await this.hits(await this.withText(await this.ranked(query, { mode: 'all', limit })), query);
+    this.verifySoon();
+    return hits;
   }
 
   /**
@@ -264,6 +296,7 @@ export class SearchIndex {
       const batch = ranked.slice(i, i + ROWS_AT_ONCE).filter((hit) => !hit.key.startsWith('s:'));
       found.push(...(await this.withText(batch)).filter((hit) => recallable(hit.meta)));
     }
+    this.verifySoon();
     return found.slice(0, limit);
   }
 

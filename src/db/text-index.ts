@@ -242,18 +242,16 @@ export class TextIndex<M> {
     if (query.terms.length === 0 || this.size === 0) return [];
     const groups = query.terms.map((term, i) => this.expand(term, query.prefix && i === query.terms.length - 1));
     if (options.mode === 'all' && groups.some((group) => group.length === 0)) return [];
-    const scores = scoreSlots(
+    const scored = scoreSlots(
       groups.map((group) => group.map((term) => this.livePostings(term))),
-      { count: this.size, totalLength: this.totalLength, lengthOf: (slot) => this.slots[slot]!.length },
+      { count: this.size, slots: this.slots.length, totalLength: this.totalLength, lengthOf: (slot) => this.slots[slot]!.length },
       neededTerms(options, groups.length),
     );
-    const ranked: Ranked<M>[] = [];
-    for (const [slot, score] of scores) {
+    const { filter } = options;
+    return bestSlots(scored, options.limit, filter && ((slot) => filter(this.slots[slot]!.meta))).map((slot) => {
       const { key, meta } = this.slots[slot]!;
-      if (options.filter && !options.filter(meta)) continue;
-      ranked.push({ key, score, meta });
-    }
-    return ranked.sort((a, b) => b.score - a.score).slice(0, options.limit);
+      return { key, score: scored.scores[slot]!, meta };
+    });
   }
 }
 
@@ -282,38 +280,69 @@ export function neededTerms(options: Pick<SearchOptions<unknown>, 'mode' | 'minT
 }
 
 export interface Collection {
+  /** Documents in the index (for the terms' rarity). */
   count: number;
+  /** One past the highest slot a posting may name. */
+  slots: number;
   totalLength: number;
   lengthOf(slot: number): number;
+}
+
+/** Documents' scores by slot; `slots` lists those that matched enough of the query. */
+export interface Scored {
+  slots: number[];
+  scores: Float64Array;
 }
 
 /**
  * BM25 over postings lists (`[slot, frequency, …]`), one list per term, the terms grouped by the
  * query word they stand for: each document matching at least `needed` groups, with its score.
+ * Typed arrays by slot, not maps: a common word has tens of thousands of postings, and the first
+ * search of a new background runs this code cold.
  */
-export function scoreSlots(groups: ArrayLike<number>[][], collection: Collection, needed: number): Map<number, number> {
-  const scores = new Map<number, number>();
-  const matched = new Map<number, number>();
+export function scoreSlots(groups: ArrayLike<number>[][], collection: Collection, needed: number): Scored {
+  const scores = new Float64Array(collection.slots);
+  const matched = new Uint16Array(collection.slots);
+  /** The last group (1-based) that counted for the slot: a prefix's terms count once. */
+  const countedIn = new Uint16Array(collection.slots);
+  const touched: number[] = [];
   const averageLength = collection.totalLength / collection.count || 1;
-  for (const group of groups) {
-    const seen = new Set<number>();
+  groups.forEach((group, index) => {
+    const mark = index + 1;
     for (const list of group) {
       const frequency = list.length / 2;
       const idf = Math.log(1 + (collection.count - frequency + 0.5) / (frequency + 0.5));
       for (let i = 0; i < list.length; i += 2) {
         const slot = list[i]!;
         const tf = list[i + 1]!;
-        const score = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * collection.lengthOf(slot)) / averageLength));
-        scores.set(slot, (scores.get(slot) ?? 0) + score);
-        if (!seen.has(slot)) {
-          seen.add(slot);
-          matched.set(slot, (matched.get(slot) ?? 0) + 1);
+        // Never 0 once scored (idf > 0): the first score marks the slot touched.
+        if (scores[slot] === 0) touched.push(slot);
+        scores[slot] = scores[slot]! + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * collection.lengthOf(slot)) / averageLength));
+        if (countedIn[slot] !== mark) {
+          countedIn[slot] = mark;
+          matched[slot] = matched[slot]! + 1;
         }
       }
     }
+  });
+  return { slots: needed > 1 ? touched.filter((slot) => matched[slot]! >= needed) : touched, scores };
+}
+
+/** The best `limit` slots that `accept` takes, best first (ties: the lower slot, as written first). */
+export function bestSlots({ slots, scores }: Scored, limit: number, accept: (slot: number) => boolean = () => true): number[] {
+  const better = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+  if (!Number.isFinite(limit) || limit >= slots.length) return slots.filter(accept).sort(better);
+  // Kept sorted and at most `limit` long: most slots score below the worst kept and cost one comparison.
+  const best: number[] = [];
+  for (const slot of slots) {
+    if (best.length === limit && better(slot, best[limit - 1]!) >= 0) continue;
+    if (!accept(slot)) continue;
+    let at = best.length;
+    while (at > 0 && better(slot, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, slot);
+    if (best.length > limit) best.pop();
   }
-  for (const [slot, count] of matched) if (count < needed) scores.delete(slot);
-  return scores;
+  return best;
 }
 
 export interface Snippet {

@@ -48,7 +48,7 @@ describe.each([1, 2, 3, 5, 6, 7])('opening a version %i database', (version) => 
     // Version 8: the import queue (found by conversation) and the saved search index.
     await db.importQueue.add({ id: 'q1', table: 'messages', conversationIds: ['c1'], rows: [] });
     expect(await db.importQueue.where('conversationIds').equals('c1').count()).toBe(1);
-    await db.searchSnapshot.put({ id: 'history', messages: 1, steps: 0, data: null });
+    await db.searchSnapshot.put({ id: 'history', data: null });
     expect(await db.searchSnapshot.count()).toBe(1);
     await db.memories.add({ id: 'x', text: 'fact', source: 'user', pinned: false, createdAt: 3, updatedAt: 3 });
     expect(await db.memories.where('updatedAt').above(0).count()).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, snippet, TextIndex, tokenize } from '../../src/db/text-index';
+import { bestSlots, parseQuery, snippet, TextIndex, tokenize } from '../../src/db/text-index';
 
 function indexOf(docs: Record<string, string>): TextIndex<{ n: number }> {
   const index = new TextIndex<{ n: number }>();
@@ -67,6 +67,19 @@ describe('TextIndex search', () => {
     const index = indexOf({ a: 'garden tools', b: 'garden chairs' });
     expect(index.search(parseQuery('garden '), { mode: 'all', limit: 5, filter: (meta) => meta.n === 1 }).map((h) => h.key)).toEqual(['b']);
     expect(keys(index, 'the and of ')).toEqual([]);
+  });
+});
+
+describe('bestSlots', () => {
+  it('keeps the best few, best first, as a full sort would, skipping what the filter refuses', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const scores = new Float64Array(5_000).map(() => Math.round(random() * 500) / 10);
+    const slots = Array.from({ length: 5_000 }, (_, slot) => slot).filter((slot) => scores[slot]! > 0);
+    const even = (slot: number) => slot % 2 === 0;
+    const sorted = slots.filter(even).sort((a, b) => scores[b]! - scores[a]! || a - b);
+    expect(bestSlots({ slots, scores }, 25, even)).toEqual(sorted.slice(0, 25));
+    expect(bestSlots({ slots, scores }, Number.POSITIVE_INFINITY, even)).toEqual(sorted);
   });
 });
 
