@@ -114,12 +114,6 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<O
       const { latency, missing, clock } = tokenLatency;
       log(`  per-token latency: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms, missing ${missing}; clock offset ${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms`);
     }
-    const workflowRestore = await attempt('research mode', async () => {
-      const runs = await measureResearchRuns(jawad, sidebar, options.runs);
-      const restore = name === 'chromium' ? await measureRestores(jawad, sidebar, options.runs) : await restoresInOwnFirefox(options.runs);
-      return { ...runs, restore };
-    });
-    if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms; 3 sites 1 tab p50 ${workflowRestore.wallTime.one.p50.toFixed(0)} ms, 2 tabs p50 ${workflowRestore.wallTime.two.p50.toFixed(0)} ms`);
     const coldOpen = await attempt('cold opens', () => measureColdOpens(jawad.host, options.runs, log));
     log(`  agent: ${options.agentSteps} steps of snapshot + click on ${AGENT_PAGE}…`);
     const agentOverhead = await attempt('agent overhead', () => measureAgentOverhead(jawad, options.agentSteps));
@@ -127,6 +121,13 @@ async function benchBrowser(name: BrowserName, options: BenchOptions): Promise<O
     log(`  bridge: ${BRIDGE_COMMANDS} commands (snapshot / get title) on ${BRIDGE_PAGE}…`);
     const bridge = await attempt('bridge overhead', () => measureBridgeOverhead(jawad, BRIDGE_COMMANDS));
     if (!failed(bridge)) log(`  bridge overhead: p50 ${bridge.overhead.p50.toFixed(1)} ms, p95 ${bridge.overhead.p95.toFixed(1)} ms over tools p50 ${bridge.toolMs.p50.toFixed(1)} ms; ${bridge.commandsPerSecond.toFixed(0)} commands/s`);
+    // Last: research mode leaves tabs and state behind that the other figures must not carry.
+    const workflowRestore = await attempt('research mode', async () => {
+      const runs = await measureResearchRuns(jawad, sidebar, options.runs);
+      const restore = name === 'chromium' ? await measureRestores(jawad, sidebar, options.runs) : await restoresInOwnFirefox(options.runs);
+      return { ...runs, restore };
+    });
+    if (!failed(workflowRestore)) log(`  workflow restore: p50 ${workflowRestore.restore.p50.toFixed(1)} ms, p95 ${workflowRestore.restore.p95.toFixed(1)} ms; journal write p50 ${workflowRestore.journalWrite.p50.toFixed(2)} ms; 3 sites 1 tab p50 ${workflowRestore.wallTime.one.p50.toFixed(0)} ms, 2 tabs p50 ${workflowRestore.wallTime.two.p50.toFixed(0)} ms`);
     if (distStamp(DIST[name]) !== stamp) {
       // The browser loads files lazily from dist/: a rebuild mid-run (other work in this checkout)
       // mixes two builds or breaks the extension outright. Such figures are worthless.
