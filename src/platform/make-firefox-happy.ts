@@ -18,7 +18,7 @@ export function openPanel(): Promise<void> {
 /**
  * Ollama answers 403 to `moz-extension://` origins. This blocking listener, registered at start-up
  * (event pages need their listeners registered synchronously), rewrites the Origin of the
- * extension's own requests to the configured provider.
+ * background's requests to the configured provider (only the background talks to providers).
  */
 export function installOriginRewrite(): void {
   const ownOrigin = new URL(browser.runtime.getURL('/')).origin;
@@ -32,7 +32,9 @@ export function installOriginRewrite(): void {
       );
       return { requestHeaders };
     },
-    { urls: ['<all_urls>'], types: ['xmlhttprequest'] },
+    // tabId -1: requests of no tab — the background's. Without it every page's fetch and XHR in the
+    // browser would wait on this blocking listener, and wake the event page to be waved through.
+    { urls: ['<all_urls>'], types: ['xmlhttprequest'], tabId: -1 },
     ['blocking', 'requestHeaders'],
   );
 }
