@@ -121,7 +121,7 @@ export class SavedIndex {
   /** The shards holding the terms each query word stands for. */
   shardsFor(query: Query): number[] {
     const shards = new Set<number>();
-    for (const group of this.groups(query)) for (const term of group) shards.add(this.shardOf(term));
+    for (const group of this.groups(query)) for (const term of group) shards.add(this.shardOf(this.termIndex(term)));
     return [...shards];
   }
 
@@ -151,16 +151,15 @@ export class SavedIndex {
     return this.head.terms[index] === term ? index : -1;
   }
 
-  /** The shard whose range of terms holds the term: the last one starting at or before it. */
-  private shardOf(term: string): number {
-    const index = this.termIndex(term);
+  /** The shard whose range of terms holds term `index`: the last one starting at or before it. */
+  private shardOf(index: number): number {
     const starts = this.head.shardStarts;
     return Math.min(lowerBound(starts, index + 1), starts.length - 1) - 1;
   }
 
   private postings(term: string): Uint32Array {
     const index = this.termIndex(term);
-    const shardIndex = this.shardOf(term);
+    const shardIndex = this.shardOf(index);
     const shard = this.shards.get(shardIndex);
     if (!shard) throw new Error(`The saved index's shard ${shardIndex} was not read before searching`);
     const j = index - this.head.shardStarts[shardIndex]!;

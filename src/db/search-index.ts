@@ -233,10 +233,10 @@ export class SearchIndex {
     this.loading = read.finally(() => (this.loading = undefined));
   }
 
-  /** Applies a write to the index in memory; one too big to follow row by row drops it, to be rebuilt. */
+  /** Applies a write (to messages or steps: follow filtered it) to the index in memory; one too big to follow row by row drops it, to be rebuilt. */
   private apply(change: RowChange): void {
     const index = this.index;
-    if (!index || (change.table !== 'messages' && change.table !== 'steps')) return;
+    if (!index) return;
     const prefix = change.table === 'messages' ? 'm:' : 's:';
     switch (change.type) {
       case 'put':

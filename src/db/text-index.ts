@@ -183,7 +183,7 @@ export class TextIndex<M> {
     const offsets = new Uint32Array(this.postings.size + 1);
     let end = 0;
     // Sorted, so a saved index can be cut into shards of neighbouring terms (saved-index.ts).
-    for (const term of [...this.postings.keys()].sort()) {
+    for (const term of this.termsInOrder()) {
       const list = this.postings.get(term)!;
       const start = end;
       for (let i = 0; i < list.length; i += 2) {
@@ -222,8 +222,12 @@ export class TextIndex<M> {
   /** The indexed terms a query word stands for: itself, or every term it starts when a prefix. */
   private expand(term: string, prefix: boolean): string[] {
     if (!prefix) return this.postings.has(term) ? [term] : [];
-    this.sortedTerms ??= [...this.postings.keys()].sort();
-    return termsStarting(this.sortedTerms, term);
+    return termsStarting(this.termsInOrder(), term);
+  }
+
+  /** Every term, sorted; kept until a new term comes (terms are never removed). */
+  private termsInOrder(): string[] {
+    return (this.sortedTerms ??= [...this.postings.keys()].sort());
   }
 
   /** The term's postings without holes (compacted in place when it had some). */
