@@ -7,19 +7,16 @@ import * as firefox from './make-firefox-happy';
 
 export const BROWSER: 'chromium' | 'firefox' = import.meta.env.MODE === 'firefox' ? 'firefox' : 'chromium';
 
-/** Start-up wiring that differs per browser: how the toolbar button opens the panel, header rewriting. */
+/** Start-up wiring that differs per browser: how the toolbar button opens the panel. */
 export function installBrowserHooks(): void {
   if (BROWSER === 'firefox') {
-    firefox.installOriginRewrite();
     firefox.setUpPanelOpening();
   } else {
     chromium.setUpPanelOpening();
   }
 }
 
-export function allowProviderOrigin(baseUrl: string | undefined): Promise<void> {
-  return BROWSER === 'firefox' ? firefox.allowProviderOrigin(baseUrl) : chromium.allowProviderOrigin(baseUrl);
-}
+export { allowProviderOrigin } from './provider-origin';
 
 /** Opens the sidebar / side panel. Call synchronously from a click handler. */
 export function openPanel(windowId: number): Promise<void> {
