@@ -43,6 +43,9 @@ import { MaskController } from './workflow/mask';
 import { transcribe } from './voice/whisper';
 
 const db = database();
+// Opening takes a storage round trip: started now, it overlaps the rest of start-up. A failure is
+// reported by the first query that needs the database.
+db.open().catch(() => undefined);
 const conversations = new ConversationStore(db);
 const settings = new SettingsStore(db);
 const steps = new StepStore(db);
@@ -120,9 +123,9 @@ const workflows = new WorkflowRunner({
 });
 
 const ready = (async () => {
-  await conversations.markInterrupted();
-  await steps.markInterrupted();
-  await allowProviderOrigin((await settings.load())?.baseUrl);
+  // Side by side: each waits on storage or the browser. Resuming comes after, so that no step or
+  // answer the resumed work starts is taken for one the stopped background left running.
+  await Promise.all([conversations.markInterrupted(), steps.markInterrupted(), settings.load().then((saved) => allowProviderOrigin(saved?.baseUrl))]);
   await workflows.resume();
   // An import the previous background had not finished unpacking (src/db/import-queue.ts).
   void drainImports(db).catch((error: unknown) => console.warn('Jawad: imported rows stay queued until the next start', error));

@@ -289,7 +289,12 @@ function addPhrase(matcher: Matcher, phrase: string, kind: Kind, variant: Varian
   matcher.words.set(joined, kinds);
 }
 
-const MATCHERS: Record<Variant, Matcher> = { 0: buildMatcher(0), 1: buildMatcher(1) };
+/**
+ * Built on first use, not at load: folding every phrase costs ~10 ms, and the background loads on
+ * every wake (a sidebar reconnecting, a search) while most wakes judge no step.
+ */
+let matchers: Record<Variant, Matcher> | undefined;
+const matcherFor = (variant: Variant): Matcher => (matchers ??= { 0: buildMatcher(0), 1: buildMatcher(1) })[variant];
 
 interface Reading {
   /** Total letters once the words are joined. */
@@ -337,16 +342,16 @@ function saysOnlyConfirm(reading: Reading): boolean {
 
 function readings(buttonText: string): Reading[] {
   const texts = new Set([buttonText, asDisplayed(buttonText)]);
-  return [...texts].flatMap((text) => VARIANTS.map((variant) => read(wordsOf(text, variant), MATCHERS[variant])));
+  return [...texts].flatMap((text) => VARIANTS.map((variant) => read(wordsOf(text, variant), matcherFor(variant))));
 }
 
 // ---------------------------------------------------------------------------------------------
 // The page's URL.
 
 const PAGE_EXTENSION = /\.(php|html?|aspx?|jsp|do|cgi)$/;
-const CRITICAL_PATHS: readonly string[][] = Object.values(VOCABULARY).flatMap((vocabulary) =>
-  vocabulary.paths.map((path) => path.split('/').map(normaliseSegment)),
-);
+let criticalPaths: readonly string[][] | undefined;
+const criticalPathsOnce = (): readonly string[][] =>
+  (criticalPaths ??= Object.values(VOCABULARY).flatMap((vocabulary) => vocabulary.paths.map((path) => path.split('/').map(normaliseSegment))));
 
 /** "Place_Order.php" and "place-order" are the same segment. */
 function normaliseSegment(segment: string): string {
@@ -383,7 +388,7 @@ function containsRun(segments: readonly string[], run: readonly string[]): boole
 
 function isCriticalPage(url: string): boolean {
   const segments = segmentsOf(url);
-  return CRITICAL_PATHS.some((run) => containsRun(segments, run));
+  return criticalPathsOnce().some((run) => containsRun(segments, run));
 }
 
 /**
