@@ -1,14 +1,16 @@
 /**
  * History at scale, in the real extension: import a 100k-message, 20k-step archive, wait until the
- * import has unpacked its rows, then time opening a conversation (last 50 messages), a search, a memory recall and an export, each as the
- * round trip of its protocol message from an extension page (what the sidebar waits for, minus
- * rendering). The import is timed from its first part to the background's answer.
+ * import has unpacked its rows, then time opening a conversation (last 50 messages), a search and a
+ * memory recall, each as the round trip of its protocol message from an extension page (what the
+ * sidebar waits for, minus rendering), and an export as the user makes it in the sidebar. The
+ * import is timed from its first part to the background's answer.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
-import { sleep, type JawadBrowser } from '../../test/e2e/support/extension-browser';
-import { evalIn } from './pages';
+import { sleep, type JawadBrowser, type Sidebar } from '../../test/e2e/support/extension-browser';
+import { openView } from '../../test/e2e/support/flows';
+import { evalIn, sidebarViaHost } from './pages';
 import { BENCH_SIZE, benchArchive, type HistorySize } from './history-data';
 import { summarize, type Summary } from './stats';
 
@@ -63,7 +65,7 @@ interface Job {
   chunk?: number;
   type?: string;
   payloads?: unknown[];
-  /** The event type that ends a call (for ARCHIVE_PART: the last part). */
+  /** The event type that ends a call. */
   until?: string;
 }
 
@@ -91,10 +93,9 @@ function startJob(job: Job): void {
     new Promise<number>((resolve, reject) => {
       const requestId = `bench-${(++bench.n).toString(16).padStart(8, '0')}`;
       const started = performance.now();
-      const listener = (event: { type: string; requestId: string; payload: { message?: string; index?: number; count?: number } }) => {
+      const listener = (event: { type: string; requestId: string; payload: { message?: string } }) => {
         if (event.requestId !== requestId) return;
-        const last = event.type !== 'ARCHIVE_PART' || event.payload.index === event.payload.count! - 1;
-        if (event.type !== 'ERROR' && (event.type !== until || !last)) return;
+        if (event.type !== 'ERROR' && event.type !== until) return;
         bench.port.onMessage.removeListener(listener as never);
         if (event.type === 'ERROR') reject(new Error(event.payload.message));
         else resolve(performance.now() - started);
@@ -166,6 +167,37 @@ async function job(host: Page, spec: Job): Promise<number[]> {
   }
 }
 
+/**
+ * Export as the user does it: "Export everything" in the sidebar's History view → the file handed
+ * to the browser (the download link clicked), in the sidebar's clock. The file is then checked to
+ * hold every message and step.
+ */
+async function exportFromSidebar(sidebar: Sidebar, size: HistorySize): Promise<number> {
+  await openView(sidebar, 'History');
+  await sidebar.eval((win) => {
+    const stamps: { clicked?: number; saved?: number; href?: string } = {};
+    (win as unknown as { __export: typeof stamps }).__export = stamps;
+    win.HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      if (!this.download.startsWith('jawad-archive-')) return;
+      stamps.saved = win.performance.now();
+      stamps.href = this.href;
+    };
+    const button = Array.from(win.document.querySelectorAll<HTMLButtonElement>('.import-export button')).find((b) => b.textContent?.includes('Export everything'))!;
+    stamps.clicked = win.performance.now();
+    button.click();
+  }, null);
+  const stamps = await sidebar.waitFor((win) => {
+    const seen = (win as unknown as { __export: { clicked: number; saved?: number; href?: string } }).__export;
+    return seen.saved === undefined ? null : seen;
+  }, null, 'the archive file', JOB_TIMEOUT_MS);
+  const held = await sidebar.eval(async (_win, href) => {
+    const archive = JSON.parse(await (await fetch(href)).text()) as { messages: unknown[]; steps: unknown[] };
+    return { messages: archive.messages.length, steps: archive.steps.length };
+  }, stamps!.href!);
+  if (held.messages !== size.messages || held.steps !== size.steps) throw new Error(`The exported file holds ${held.messages} messages and ${held.steps} steps, not ${size.messages} and ${size.steps}`);
+  return stamps!.saved! - stamps!.clicked;
+}
+
 export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser, 'host' | 'stopBackground'>, chunk: number, log: (line: string) => void, size = BENCH_SIZE): Promise<HistoryResult> {
   const { archive, words } = benchArchive(size);
   const text = JSON.stringify(archive);
@@ -185,7 +217,7 @@ export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser
     await stopBackground();
     const [searchAfterRestart] = await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [{ query: queries[1] }], until: 'SEARCH_RESULTS' });
     const recall = await job(host, { kind: 'call', type: 'PREVIEW_RECALL', payloads: queries.map((query) => ({ question: `${query} and what else?` })), until: 'RECALL' });
-    const [exportMs] = await job(host, { kind: 'call', type: 'EXPORT_ARCHIVE', payloads: [{ transferId: 'bench-export' }], until: 'ARCHIVE_PART' });
+    const exportMs = await exportFromSidebar(sidebarViaHost(host), size);
     return { size, archiveMB: text.length / 1e6, importMs: importMs!, unpackMs: unpackMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchAfterRestartMs: searchAfterRestart!, searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
   } finally {
     await server.close();

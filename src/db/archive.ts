@@ -4,6 +4,7 @@
  * the archive's copy differs it is counted as "differ" and left as it is.
  */
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type Archive, type ImportCount, type ImportPreview } from '../protocol';
+import type { Table } from 'dexie';
 import type { JawadDatabase } from './database';
 import type { ParsedImport } from './import-formats';
 import { allQueued, importPrefix, packRows, queuedRows } from './import-queue';
@@ -12,20 +13,46 @@ const NEW_TITLES_SHOWN = 20;
 
 export async function exportArchive(db: JawadDatabase, now = Date.now()): Promise<Archive> {
   return db.transaction('r', [db.conversations, db.messages, db.steps, db.usage, db.memories, db.settings, db.importQueue], async () => {
-    const prices = await db.settings.get('prices');
+    // Rows an import still holds packed are part of history already.
+    const [prices, conversations, messages, queuedMessages, steps, queuedSteps, usage, memories] = await Promise.all([
+      db.settings.get('prices'),
+      db.conversations.toArray(),
+      readAll(db.messages),
+      allQueued(db, 'messages'),
+      readAll(db.steps),
+      allQueued(db, 'steps'),
+      db.usage.toArray(),
+      db.memories.toArray(),
+    ]);
     return {
       format: ARCHIVE_FORMAT,
       version: ARCHIVE_VERSION,
       exportedAt: now,
-      conversations: await db.conversations.toArray(),
-      // Rows an import still holds packed are part of history already.
-      messages: [...(await db.messages.toArray()), ...(await allQueued(db, 'messages'))],
-      steps: [...(await db.steps.toArray()), ...(await allQueued(db, 'steps'))],
-      usage: await db.usage.toArray(),
-      memories: await db.memories.toArray(),
+      conversations,
+      messages: [...messages, ...queuedMessages],
+      steps: [...steps, ...queuedSteps],
+      usage,
+      memories,
       prices: prices?.key === 'prices' ? prices.value : {},
     };
   });
+}
+
+/** How many key ranges a big table is read in, side by side. */
+const READ_RANGES = 4;
+
+/**
+ * A whole table, in key order, read as a few key ranges at once rather than one request: the
+ * database reads one range while the page decodes another. For 100k messages that took Firefox
+ * 1.3–1.6 s instead of 1.9–2.3 s; Chromium, which reads them in 1.5–1.7 s either way, gains nothing
+ * (a read transaction sees one state, so the ranges cannot miss a row).
+ */
+async function readAll<T, Insert>(table: Table<T, string, Insert>): Promise<T[]> {
+  const keys = await table.toCollection().primaryKeys();
+  const per = Math.ceil(keys.length / READ_RANGES);
+  const ranges = Array.from({ length: Math.ceil(keys.length / per) || 0 }, (_, i) => [keys[i * per]!, keys[Math.min(keys.length, (i + 1) * per) - 1]!] as const);
+  const parts = await Promise.all(ranges.map(([first, last]) => table.where(':id').between(first, last, true, true).toArray()));
+  return parts.flat();
 }
 
 /** JSON with keys in a fixed order, for comparing a stored record with the archive's copy. */

@@ -122,8 +122,15 @@ export type CostReport = z.infer<typeof CostReport>;
 
 export const ARCHIVE_FORMAT = 'jawad-archive';
 export const ARCHIVE_VERSION = 1;
-/** An import or export moves over the Port in parts this size (Chrome refuses messages over 64 MiB). */
+/** An import moves over the Port in parts this size (Chrome refuses messages over 64 MiB). */
 export const TRANSFER_CHUNK_CHARS = 4_000_000;
+
+/** A long text cut into Port-sized parts (an empty text is one empty part). */
+export function splitText(text: string, size = TRANSFER_CHUNK_CHARS): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts.length > 0 ? parts : [''];
+}
 export const MAX_IMPORT_CHARS = 200_000_000;
 
 const ArchivedConversation = z.object({

@@ -95,8 +95,6 @@ function historyRequests() {
     message('SEARCH_HISTORY', z.object({ query: z.string().check(z.maxLength(500)) })),
     message('RENAME_CONVERSATION', z.object({ conversationId: Id, title: z.string().check(z.trim(), z.minLength(1, 'A title cannot be empty'), z.maxLength(200)) })),
     message('PIN_CONVERSATION', z.object({ conversationId: Id, pinned: z.boolean() })),
-    /** Asks for the whole archive, which comes back as ARCHIVE_PART events. */
-    message('EXPORT_ARCHIVE', z.object({ transferId: Id })),
     message('EXPORT_MARKDOWN', z.object({ conversationId: Id })),
     /** One part of a file to import; once all parts are in: a preview, or the import itself when `apply`. */
     message('IMPORT_PART', z.object({ ...TransferPart, apply: z._default(z.boolean(), false) })),
@@ -126,7 +124,6 @@ function historyRequests() {
 function historyEvents() {
   return [
     message('SEARCH_RESULTS', z.object({ query: z.string(), hits: z.array(SearchHit) })),
-    message('ARCHIVE_PART', z.object(TransferPart)),
     message('MARKDOWN', z.object({ filename: z.string(), markdown: z.string() })),
     message('IMPORT_RESULT', ImportPreview),
     message('COSTS', CostReport),

@@ -216,9 +216,8 @@ export function applyEvent(state: ChatState, event: BackgroundEvent, ownRequests
       return ownRequests.has(event.requestId) ? { ...state, recall: event.payload } : state;
     case 'TRACE':
       return ownRequests.has(event.requestId) ? { ...state, trace: event.payload } : state;
-    case 'ARCHIVE_PART':
     case 'MARKDOWN':
-      return state; // files to save: the store hands them to the browser (store.ts)
+      return state; // a file to save: the store hands it to the browser (store.ts)
     case 'WORKFLOW_UPDATE':
       return { ...state, workflow: showWorkflow(state.workflow, event.payload) };
     case 'RESEARCH_SETTINGS':

@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import { TRANSFER_CHUNK_CHARS, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type PlanEdit, type ProviderSettings, type VoiceSettings } from '../protocol';
+import { splitText, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type PlanEdit, type ProviderSettings, type VoiceSettings } from '../protocol';
 import { saveFile } from './files';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, withBackgroundGone, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
@@ -288,22 +288,12 @@ export const transfer = signal<'exporting' | 'importing' | undefined>(undefined)
 transfer.subscribe(() => client.setKeepalive(busy()));
 /** The file chosen for import, kept until the user confirms or cancels the preview. */
 let pendingImport: { name: string; text: string } | undefined;
-const archiveParts = new Map<string, string[]>();
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 const SEARCH_DELAY_MS = 120;
 
-/** Saves what the background sent as files: the archive (in parts) and Markdown exports. */
+/** Saves what the background sent as a file: a conversation as Markdown. */
 function receiveFiles(event: BackgroundEvent): void {
   if (event.type === 'MARKDOWN') saveFile(event.payload.filename, [event.payload.markdown], 'text/markdown');
-  if (event.type !== 'ARCHIVE_PART') return;
-  const { transferId, index, count, text } = event.payload;
-  const parts = archiveParts.get(transferId) ?? new Array<string>(count);
-  parts[index] = text;
-  archiveParts.set(transferId, parts);
-  if (parts.filter((part) => part !== undefined).length < count) return;
-  archiveParts.delete(transferId);
-  saveFile(`jawad-archive-${new Date().toISOString().slice(0, 10)}.json`, parts, 'application/json');
-  transfer.value = undefined;
 }
 
 /** Searches as the user types, once they pause. */
@@ -330,9 +320,20 @@ export function loadEarlier(): void {
   if (conversation) send({ type: 'OPEN_CONVERSATION', payload: { conversationId: conversation.id, limit: messages.length + 100 } });
 }
 
-export function exportArchive(): void {
+/** Why the last export failed, shown beside the button until the next one. */
+export const exportError = signal<string | undefined>(undefined);
+
+export async function exportArchive(): Promise<void> {
   transfer.value = 'exporting';
-  send({ type: 'EXPORT_ARCHIVE', payload: { transferId: crypto.randomUUID() } });
+  exportError.value = undefined;
+  try {
+    const { archiveText } = await import('./export-archive');
+    saveFile(`jawad-archive-${new Date().toISOString().slice(0, 10)}.json`, [await archiveText()], 'application/json');
+  } catch (error) {
+    exportError.value = `The archive could not be made: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    transfer.value = undefined;
+  }
 }
 
 export function exportMarkdown(conversationId: string): void {
@@ -344,10 +345,8 @@ function sendImport(apply: boolean): void {
   transfer.value = 'importing';
   const { text } = pendingImport;
   const transferId = crypto.randomUUID();
-  const count = Math.max(1, Math.ceil(text.length / TRANSFER_CHUNK_CHARS));
-  for (let index = 0; index < count; index++) {
-    send({ type: 'IMPORT_PART', payload: { transferId, index, count, text: text.slice(index * TRANSFER_CHUNK_CHARS, (index + 1) * TRANSFER_CHUNK_CHARS), apply } });
-  }
+  const parts = splitText(text);
+  parts.forEach((part, index) => send({ type: 'IMPORT_PART', payload: { transferId, index, count: parts.length, text: part, apply } }));
 }
 
 /** Reads the chosen file and asks the background what importing it would add (nothing is written yet). */

@@ -50,6 +50,13 @@ describe('archive export', () => {
     expect(archive).toMatchObject({ conversations: [{ id: 'c1', pinned: true }], steps: [{ id: 's1' }], usage: [usage], memories: [{ id: 'mem1' }], prices: { 'openai/gpt-4o': { input: 2, output: 8 } } });
     expect(archive.messages.map((m) => m.content)).toEqual(['Find me a hotel', 'Here are three hotels']);
   });
+
+  it('holds every row of a table read in ranges, once each and in order, with rows an import still holds packed', async () => {
+    const ids = Array.from({ length: 23 }, (_, i) => `m${String(i).padStart(2, '0')}`);
+    await db.messages.bulkAdd([...ids].reverse().map((id) => message(id, `text of ${id}`)));
+    await importArchive(db, parseImport(JSON.stringify({ ...(await exportArchive(other)), messages: [message('q1', 'queued')] })), true);
+    expect((await exportArchive(db)).messages.map((m) => m.id)).toEqual([...ids, 'q1']);
+  });
 });
 
 describe('archive import', () => {

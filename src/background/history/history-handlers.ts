@@ -12,11 +12,11 @@ import type { BudgetGuard } from './budget-guard';
 import type { CostService } from './cost-service';
 import { conversationMarkdown, markdownFilename } from './markdown-export';
 import { buildTrace } from './trace';
-import { PartAssembler, splitText } from './transfer';
+import { PartAssembler } from './transfer';
 
 export type HistoryRequestType = Extract<
   SidebarRequestType,
-  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_ARCHIVE' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE' | 'SAVE_BUDGETS' | 'SAVE_PRICE' | 'BUDGET_RESPONSE' | 'PREVIEW_RECALL'
+  'SEARCH_HISTORY' | 'RENAME_CONVERSATION' | 'PIN_CONVERSATION' | 'EXPORT_MARKDOWN' | 'IMPORT_PART' | 'GET_COSTS' | 'LIST_MEMORIES' | 'SAVE_MEMORY' | 'FORGET_MEMORY' | 'SET_MEMORY_ENABLED' | 'GET_TRACE' | 'SAVE_BUDGETS' | 'SAVE_PRICE' | 'BUDGET_RESPONSE' | 'PREVIEW_RECALL'
 >;
 export type HistoryHandlers = { [T in HistoryRequestType]: Handler<T> };
 
@@ -51,11 +51,6 @@ export function createHistoryHandlers({ db, conversations, steps, search, costs,
     PIN_CONVERSATION: async (request, { broadcast }) => {
       if (!(await conversations.setPinned(request.payload.conversationId, request.payload.pinned))) throw notFound();
       await sendConversations(request.requestId, broadcast);
-    },
-    EXPORT_ARCHIVE: async (request, { reply }) => {
-      const parts = splitText(JSON.stringify(await exportArchive(db)));
-      const { transferId } = request.payload;
-      parts.forEach((text, index) => reply({ type: 'ARCHIVE_PART', requestId: request.requestId, payload: { transferId, index, count: parts.length, text } }));
     },
     EXPORT_MARKDOWN: async (request, { reply }) => {
       const conversation = await conversations.get(request.payload.conversationId);

@@ -1,11 +1,4 @@
-import { JawadError, TRANSFER_CHUNK_CHARS } from '../../protocol';
-
-/** A long text cut into Port-sized parts. */
-export function splitText(text: string, size = TRANSFER_CHUNK_CHARS): string[] {
-  const parts: string[] = [];
-  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-  return parts.length > 0 ? parts : [''];
-}
+import { JawadError } from '../../protocol';
 
 export interface Part {
   transferId: string;

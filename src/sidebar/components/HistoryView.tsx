@@ -19,6 +19,7 @@ import {
   state,
   storagePersisted,
   transfer,
+  exportError,
 } from '../store';
 
 /** A snippet with its matches in <mark>: built from text nodes, never from HTML. */
@@ -170,6 +171,7 @@ function ImportExport() {
         </label>
       </p>
       {busy && <p class="muted" role="status">{busy === 'exporting' ? 'Preparing the archive…' : 'Reading the file…'}</p>}
+      {exportError.value && <p class="message-error" role="alert">{exportError.value}</p>}
       {result && <ImportSummary result={result} />}
       <p class="muted">The archive holds conversations, agent steps, usage and memories — never API keys.</p>
       <p class="muted storage-status" data-persisted={String(storagePersisted.value)}>

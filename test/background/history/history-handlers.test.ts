@@ -3,6 +3,7 @@ import { CostService } from '../../../src/background/history/cost-service';
 import { createHistoryHandlers, type HistoryHandlers } from '../../../src/background/history/history-handlers';
 import { MemoryService } from '../../../src/background/memory/memory-service';
 import { ConversationStore } from '../../../src/db/conversations';
+import { exportArchive } from '../../../src/db/archive';
 import { JawadDatabase } from '../../../src/db/database';
 import { SearchIndex } from '../../../src/db/search-index';
 import { drainImports } from '../../../src/db/import-queue';
@@ -42,9 +43,8 @@ async function importText(text: string, apply: boolean, partSize = 50): Promise<
 }
 
 describe('history handlers', () => {
-  it('exports in parts that import back, previewing first, then telling every sidebar about the new list', async () => {
-    await handlers.EXPORT_ARCHIVE({ type: 'EXPORT_ARCHIVE', requestId: REQ, payload: { transferId: 'x' } }, context());
-    const text = replies.map((e) => (e.type === 'ARCHIVE_PART' ? e.payload.text : '')).join('');
+  it('imports an export in parts, previewing first, then telling every sidebar about the new list', async () => {
+    const text = JSON.stringify(await exportArchive(db));
     await db.conversations.clear();
     await db.messages.clear();
     replies = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PartAssembler, splitText } from '../../../src/background/history/transfer';
+import { PartAssembler } from '../../../src/background/history/transfer';
+import { splitText } from '../../../src/protocol';
 
 describe('splitText and PartAssembler', () => {
   it('cuts a text into parts and puts it back together in any arrival order', () => {
