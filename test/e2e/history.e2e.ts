@@ -220,6 +220,27 @@ for (const browserName of browsersUnderTest()) {
       expect(await importSummary(sidebar, false)).toContain('everything in it is already here');
     });
 
+    it('says why an export failed, and exports again once the database answers', async () => {
+      await captureDownloads(jawad.sidebar);
+      await openView(jawad.sidebar, 'History');
+      // The database refuses to open, as when the profile's storage is gone.
+      await jawad.sidebar.eval((win) => {
+        win.indexedDB.open = () => {
+          throw new DOMException('The storage is unavailable', 'UnknownError');
+        };
+      }, null);
+      await jawad.sidebar.click('.import-export button', 'Export everything');
+      const alert = await jawad.sidebar.waitFor((win) => win.document.querySelector('.import-export [role=alert]')?.textContent, null, 'the export error');
+      expect(alert).toContain('The archive could not be made');
+      expect(await jawad.sidebar.eval((win) => win.document.querySelector<HTMLButtonElement>('.import-export button')!.disabled, null)).toBe(false);
+      await jawad.sidebar.eval((win) => {
+        delete (win.indexedDB as { open?: unknown }).open;
+      }, null);
+      await jawad.sidebar.click('.import-export button', 'Export everything');
+      expect(JSON.parse(await downloaded(jawad.sidebar, /^jawad-archive-.*\.json$/))).toMatchObject({ format: 'jawad-archive' });
+      expect(await jawad.sidebar.eval((win) => win.document.querySelector('.import-export [role=alert]'), null)).toBeNull();
+    });
+
     it('imports a real ChatGPT export', async () => {
       const { sidebar } = fresh!;
       await sidebar.click('.import-summary button', 'Cancel');
