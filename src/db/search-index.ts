@@ -303,8 +303,10 @@ export class SearchIndex {
   /** The hits with their rows' text and metadata; a hit whose row went is dropped. */
   private async withText(ranked: RankedKey[]): Promise<RankedText[]> {
     const idOf = (hit: RankedKey) => hit.key.slice(2);
-    const messages = await this.db.messages.bulkGet(ranked.filter((hit) => hit.key.startsWith('m:')).map(idOf));
-    const steps = await this.db.steps.bulkGet(ranked.filter((hit) => hit.key.startsWith('s:')).map(idOf));
+    const [messages, steps] = await Promise.all([
+      this.db.messages.bulkGet(ranked.filter((hit) => hit.key.startsWith('m:')).map(idOf)),
+      this.db.steps.bulkGet(ranked.filter((hit) => hit.key.startsWith('s:')).map(idOf)),
+    ]);
     const docs = new Map<string, { text: string; meta: HistoryDocMeta }>([
       ...messages.filter((row) => row !== undefined).map((row) => messageDoc(row)),
       ...steps.filter((row) => row !== undefined).map((step) => stepDoc(step)),
