@@ -104,6 +104,8 @@ export class ResearchFollower {
 
 const POLL_MS = 50;
 const KEEPALIVE_MS = 20_000;
+/** Background restarts one run follows (one per step of a long workflow is possible, not endless). */
+const MAX_RECONNECTS = 30;
 
 /** Runs the workflow over a Port in `host`; resolves with the exit code. */
 export async function runResearch(host: Page, options: ResearchOptions, output: Output, windowId?: number): Promise<number> {
@@ -114,6 +116,7 @@ export async function runResearch(host: Page, options: ResearchOptions, output: 
   const deadline = Date.now() + options.timeoutMs;
   let nextKeepalive = Date.now() + KEEPALIVE_MS;
   const failures = { count: 0 };
+  let reconnects = 0;
   try {
     for (;;) {
       const drained = await drainTolerantly(host, taskKey, failures);
@@ -123,7 +126,13 @@ export async function runResearch(host: Page, options: ResearchOptions, output: 
         for (const message of reaction.send) await postOnTaskPort(host, taskKey, { ...message, requestId: childRequestId(taskKey, 'answer') } as SidebarRequest);
         if (reaction.exit !== undefined) return reaction.exit;
       }
-      if (drained.disconnected) throw new Error("Jawad's background closed the connection before the workflow finished.");
+      if (drained.disconnected) {
+        // The browser stopped the background (Chrome's idle worker, Firefox's event page): the next
+        // one resumes the workflow from its journal, and a new Port follows it from where it is.
+        if (++reconnects > MAX_RECONNECTS) throw new Error(`Jawad's background closed the connection ${MAX_RECONNECTS} times before the workflow finished.`);
+        await openTaskPort(host, taskKey, { type: 'GET_WORKFLOWS', requestId: childRequestId(taskKey, 'resume'), payload: {} });
+        continue;
+      }
       if (Date.now() > deadline) throw new Error(`The workflow did not finish within ${Math.round(options.timeoutMs / 1000)} s.`);
       if (Date.now() > nextKeepalive) {
         await postOnTaskPort(host, taskKey, { type: 'PING', requestId: childRequestId(taskKey, 'ping'), payload: {} });

@@ -11,6 +11,7 @@ import { isWorkerOn, planJson, researchModel } from '../support/research-model';
 import { decide, waitForPrompt, type ShownPrompt } from './support/agent-flows';
 import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
 import { configureProvider, useFreshBrowserPerTest } from './support/flows';
+import { runResearch } from '../../cli/research';
 import { approvePlan, openResearch, shownReport, startResearch, waitForWorkflow, workflowSteps } from './support/research-flows';
 
 const FIREFOX_IDLE_MS = 2_000;
@@ -74,6 +75,29 @@ for (const browserName of browsersUnderTest()) {
       await approvePlan(jawad.sidebar);
       await waitForWorkflow(jawad.sidebar, 'running');
     }
+
+    it('`jawad research` follows the workflow across a stopped background to its report', async () => {
+      const steps = readSteps().slice(0, 2);
+      // The first step's first model call hangs until the background is stopped under it.
+      suite.provider.setResponder(researchModel({ plans: [planJson(steps)], stallFirstOn: [steps[0]!.site] }));
+      const requestsBefore = suite.provider.requests.length;
+      const jawad = await ready();
+      const lines: string[] = [];
+      const output = { line: (text: string) => void lines.push(text), progress: () => undefined };
+      const options = { browser: browserName, settings: { provider: 'custom' as const, baseUrl: `${suite.provider.url}/v1`, model: 'test-model', timeoutSeconds: 30 }, approve: 'allow-once' as const, approveCritical: false, timeoutMs: 90_000, headed: false, intent: 'Compare the Trail jacket at two shops', approvePlan: true };
+      const exit = runResearch(jawad.host, options, output);
+      const stalled = () => suite.provider.requests.slice(requestsBefore).some((request) => isWorkerOn(request, steps[0]!.site));
+      for (let waited = 0; !stalled(); waited += 100) {
+        if (waited > 30_000) throw new Error('The first step never asked the model');
+        await sleep(100);
+      }
+      await stopNow(jawad);
+      expect(await exit).toBe(0);
+      const report = JSON.parse(lines.at(-1)!) as { type: string; status: string; sources: Array<{ url: string }> };
+      expect(report).toMatchObject({ type: 'report', status: 'done' });
+      expect(report.sources.map((source) => source.url).sort()).toEqual(steps.map((step) => step.site).sort());
+      expect(lines.map((line) => JSON.parse(line) as { type: string; status?: string }).filter((line) => line.type === 'workflow').map((line) => line.status)).toContain('running');
+    });
 
     it('is stopped at every step of a ten-step workflow: no step lost, one submit, the prompt asked again, the uninterrupted run’s report', async () => {
       // The reference run, in a browser that does not stop Jawad's background (with a 2 s idle
