@@ -128,6 +128,11 @@ for (const browserName of browsersUnderTest()) {
       let askedAgain = false;
       const stalledSites = () => reads.filter((site) => suite.provider.requests.slice(requestsBefore).some((request) => isWorkerOn(request, site)));
       const promptShown = () => jawad.sidebar.eval((win) => win.document.querySelector('[data-testid=permission-prompt]') !== null, null);
+      /** "Run it again" on the step waiting for the user's word, once it no longer waits. */
+      const giveWord = async () => {
+        await jawad.sidebar.click('[data-testid=rerun-step]');
+        await jawad.sidebar.waitFor((win) => !win.document.querySelector('[data-testid=workflow-step][data-status=confirm]'), null, 'the step to run again');
+      };
       let lastSeen = Date.now();
       for (;;) {
         if (Date.now() - lastSeen > 30_000) throw new Error(`The workflow went nowhere for 30 s: ${JSON.stringify(await workflowSteps(jawad.sidebar))}`);
@@ -152,7 +157,7 @@ for (const browserName of browsersUnderTest()) {
           await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid=workflow-step][data-status=confirm]'), null, 'the order to wait for the user’s word', 30_000);
           expect(await promptShown()).toBe(false);
           expect(submits()).toBe(submitsBefore);
-          await jawad.sidebar.click('[data-testid=rerun-step]');
+          await giveWord();
         } else if (next === 'prompt' && !askedAgain && stoppedIn.has(orderStep().site)) {
           // The workflow went on past the order meanwhile: its prompt comes once the steps in flight end.
           const again = await waitForPrompt(jawad.sidebar, firstPrompt?.stepId);
@@ -160,6 +165,12 @@ for (const browserName of browsersUnderTest()) {
           askedAgain = true;
           await decide(jawad.sidebar, 'allow-once');
           await jawad.sidebar.waitFor((win, id) => win.document.querySelector<HTMLElement>('[data-testid=permission-prompt]')?.dataset.stepId !== id, again.stepId, 'the answered prompt to go');
+        } else if (next === 'confirm') {
+          // A later stop (a read step's hung call) caught the order's prompt asked again: the order
+          // waits for the user's word once more, still unsubmitted.
+          expect(await promptShown()).toBe(false);
+          expect(submits()).toBe(submitsBefore);
+          await giveWord();
         } else if (next === 'stalled') {
           // Every step whose call hangs now is stopped in, by this one stop.
           for (const site of stalledSites()) stoppedIn.add(site);
