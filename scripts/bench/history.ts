@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
 import { sleep, type JawadBrowser, type Sidebar } from '../../test/e2e/support/extension-browser';
+import { captureDownloads, download } from '../../test/e2e/support/downloads';
 import { openView } from '../../test/e2e/support/flows';
 import { evalIn, sidebarViaHost } from './pages';
 import { BENCH_SIZE, benchArchive, type HistorySize } from './history-data';
@@ -174,28 +175,20 @@ async function job(host: Page, spec: Job): Promise<number[]> {
  */
 async function exportFromSidebar(sidebar: Sidebar, size: HistorySize): Promise<number> {
   await openView(sidebar, 'History');
-  await sidebar.eval((win) => {
-    const stamps: { clicked?: number; saved?: number; href?: string } = {};
-    (win as unknown as { __export: typeof stamps }).__export = stamps;
-    win.HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      if (!this.download.startsWith('jawad-archive-')) return;
-      stamps.saved = win.performance.now();
-      stamps.href = this.href;
-    };
+  await captureDownloads(sidebar);
+  const clicked = await sidebar.eval((win) => {
     const button = Array.from(win.document.querySelectorAll<HTMLButtonElement>('.import-export button')).find((b) => b.textContent?.includes('Export everything'))!;
-    stamps.clicked = win.performance.now();
+    const at = win.performance.now();
     button.click();
+    return at;
   }, null);
-  const stamps = await sidebar.waitFor((win) => {
-    const seen = (win as unknown as { __export: { clicked: number; saved?: number; href?: string } }).__export;
-    return seen.saved === undefined ? null : seen;
-  }, null, 'the archive file', JOB_TIMEOUT_MS);
+  const file = await download(sidebar, /^jawad-archive-/, JOB_TIMEOUT_MS);
   const held = await sidebar.eval(async (_win, href) => {
     const archive = JSON.parse(await (await fetch(href)).text()) as { messages: unknown[]; steps: unknown[] };
     return { messages: archive.messages.length, steps: archive.steps.length };
-  }, stamps!.href!);
+  }, file.href);
   if (held.messages !== size.messages || held.steps !== size.steps) throw new Error(`The exported file holds ${held.messages} messages and ${held.steps} steps, not ${size.messages} and ${size.steps}`);
-  return stamps!.saved! - stamps!.clicked;
+  return file.at - clicked;
 }
 
 export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser, 'host' | 'stopBackground'>, chunk: number, log: (line: string) => void, size = BENCH_SIZE): Promise<HistoryResult> {

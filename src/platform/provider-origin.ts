@@ -17,13 +17,14 @@ export async function allowProviderOrigin(baseUrl: string | undefined): Promise<
   // Chromium's initiator is the extension's id; Firefox's is the host of its moz-extension:// URLs
   // (a per-install UUID, not the add-on id) — the host of the extension's own URL is both.
   const ownHost = new URL(browser.runtime.getURL('/')).host;
-  const addRules = baseUrl
+  const origin = baseUrl ? new URL(baseUrl).origin : undefined;
+  const addRules = origin
     ? [
         {
           id: ORIGIN_RULE_ID,
           priority: 1,
-          action: { type: 'modifyHeaders', requestHeaders: [{ header: 'origin', operation: 'set', value: new URL(baseUrl).origin }] },
-          condition: { urlFilter: `|${new URL(baseUrl).origin}/`, initiatorDomains: [ownHost], resourceTypes: ['xmlhttprequest', 'other'] },
+          action: { type: 'modifyHeaders', requestHeaders: [{ header: 'origin', operation: 'set', value: origin }] },
+          condition: { urlFilter: `|${origin}/`, initiatorDomains: [ownHost], resourceTypes: ['xmlhttprequest', 'other'] },
         },
       ]
     : [];

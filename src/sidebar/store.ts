@@ -77,11 +77,12 @@ const client = new PortClient({
 });
 
 /**
- * The background must stay up: an answer or a task is under way, or an import or export is (Chrome
- * stops a service worker that receives no event for 30 s, even in the middle of a long import).
+ * The background must stay up: an answer or a task is under way, or an import is (Chrome stops a
+ * service worker that receives no event for 30 s, even in the middle of a long import). An export
+ * is made here, in the sidebar: it needs no background.
  */
 function busy(): boolean {
-  return waiting.value || transfer.value !== undefined;
+  return waiting.value || transfer.value === 'importing';
 }
 
 export const voiceInput = new VoiceController({
