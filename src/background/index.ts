@@ -30,6 +30,7 @@ import { MemoryService } from './memory/memory-service';
 import { createRouter } from './llm/router';
 import { createConnectionTest } from './llm/test-connection';
 import { activeTab, queryActiveTab, taskTabOf } from './page-scripts';
+import { readTab, TabCache } from './tab-cache';
 import { readActivePage } from './page-reader';
 import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
@@ -82,6 +83,7 @@ const gateDeps: Omit<GateDeps, 'emit'> = {
   },
 };
 
+const bridgeTabs = new TabCache(readTab);
 // A client's steps are logged in the bridge's activity log, not in a conversation.
 const bridge: BridgeService = new BridgeService({
   store: new BridgeStore(db),
@@ -90,7 +92,7 @@ const bridge: BridgeService = new BridgeService({
   connection: (handlers) => new RelayConnection({ open: (url) => new WebSocket(url), ...handlers }),
   tabs: {
     active: async () => taskTabOf(await queryActiveTab(undefined)),
-    get: (tabId) => browser.tabs.get(tabId).then(taskTabOf, () => undefined),
+    get: (tabId) => bridgeTabs.get(tabId),
     group: async (tabId, title) => {
       const tab = await browser.tabs.get(tabId);
       await groupTab(tabId, tab.windowId ?? -1, title);

@@ -118,6 +118,22 @@ for (const browserName of browsersUnderTest()) {
       expect(await form.$eval('#state', (element) => element.textContent)).toBe('Saved: Ada Lovelace');
     });
 
+    it('a grant holds on its own site: once the client’s tab has gone to another site, the same click is asked again', async () => {
+      await form.goto(`${fixtures.url.replace('127.0.0.1', 'localhost')}/bridge-form.html`);
+      try {
+        // Reading a site the client has not worked on yet asks too.
+        const reading = first.command('snapshot');
+        expect(await answerPrompt(ui, () => 'allow-once')).toMatchObject({ tool: 'snapshot' });
+        const snapshot = await reading;
+        const save = refOf(snapshot.success && snapshot.data, 'button', 'Save profile');
+        const saving = first.command('click', { ref: save });
+        expect(await answerPrompt(ui, () => 'deny')).toMatchObject({ tool: 'click', critical: false });
+        expect(await saving).toMatchObject({ success: false, code: 'PERMISSION_DENIED' });
+      } finally {
+        await form.goto(`${fixtures.url}/bridge-form.html`);
+      }
+    });
+
     it('two clients at once stay isolated: each sees and touches only its own tabs', async () => {
       const second = await pairedAgent(ui, relay, 'second-agent');
       try {

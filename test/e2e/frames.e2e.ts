@@ -53,5 +53,32 @@ for (const browserName of browsersUnderTest()) {
       expect((await tool(jawad, 'click', { ref: sameButton!.ref })).success).toBe(true);
       expect(await frameState(page, 'same')).toContain('clicked=true');
     });
+
+    it('shows a frame the page adds after a snapshot that had none, and acts inside it', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/plain.html`);
+      const before = await tool(jawad, 'snapshot');
+      expect(before.success, JSON.stringify(before.error)).toBe(true);
+      expect(before.data!.text).not.toContain('[frame=');
+
+      await page.evaluate(() => {
+        const frame = document.createElement('iframe');
+        frame.src = 'frame-child.html?name=late';
+        frame.title = 'Late widget';
+        frame.width = '420';
+        frame.height = '160';
+        document.body.append(frame);
+      });
+      const frame = await page.waitForFrame((candidate) => candidate.url().includes('name=late'), { timeout: 5000 });
+      await frame.waitForFunction(() => document.readyState === 'complete' && document.body.textContent?.includes('FRAMEMARK'), { timeout: 5000 });
+
+      const after = await tool(jawad, 'snapshot');
+      expect(after.success, JSON.stringify(after.error)).toBe(true);
+      expect(after.data!.text).toMatch(/- iframe "Late widget" \[frame=t\d+\]\n {2}FRAMEMARK-late/);
+      const button = after.data!.refs!.find((r) => r.testid === 'child-button');
+      expect(button?.ref).toMatch(/^f\d+e\d+$/);
+      expect((await tool(jawad, 'click', { ref: button!.ref })).success).toBe(true);
+      expect(await frameState(page, 'late')).toBe('clicked=true; postcode=');
+    });
   });
 }

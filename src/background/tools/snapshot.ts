@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { childRequestId, FrameClaims, framePrefix, PageSnapshot } from '../../protocol';
+import { childRequestId, FrameClaims, framePrefix, PageSnapshot, type ContentRequest } from '../../protocol';
 import { askFrame, askFrameOrSkip, askPageAgent, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { defineTool } from './tool';
@@ -16,8 +16,8 @@ interface FrameWalk {
 }
 
 /** The `[frame=t…]` placeholders a frame's walk wrote: one per visible iframe. */
-function placeholders(walk: FrameWalk): string[] {
-  return [...(walk.answer?.text.matchAll(/\[frame=(t\d+)\]/g) ?? [])].map((match) => match[1]!);
+function placeholders(snapshot: PageSnapshot | undefined): string[] {
+  return [...(snapshot?.text.matchAll(/\[frame=(t\d+)\]/g) ?? [])].map((match) => match[1]!);
 }
 
 /** A fresh single-use claim for every frame but the top one. */
@@ -34,12 +34,12 @@ function newClaims(frameIds: number[]): Map<string, number> {
 /** Asks every parent which claims came from each of its visible iframes, until each is placed or time runs out. */
 async function locateFrames(tab: TargetTab, requestId: string, walks: FrameWalk[], frameOfClaim: Map<string, number>): Promise<Map<string, PageSnapshot | undefined>> {
   const claimsByToken = new Map<string, string[]>();
-  let pending = walks.filter((walk) => placeholders(walk).length > 0);
+  let pending = walks.filter((walk) => placeholders(walk.answer).length > 0);
   for (let attempt = 0; attempt <= CLAIM_RETRIES && pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((done) => setTimeout(done, CLAIM_RETRY_MS));
     await Promise.all(
       pending.map(async (walk) => {
-        const request = { type: 'FRAME_CLAIMS' as const, requestId, payload: { tokens: placeholders(walk) } };
+        const request = { type: 'FRAME_CLAIMS' as const, requestId, payload: { tokens: placeholders(walk.answer) } };
         const { claims } = await askFrame(tab, walk.frameId, request, FrameClaims, FRAME_TIMEOUT_MS).catch(() => ({ claims: {} }));
         for (const [token, said] of Object.entries(claims)) claimsByToken.set(token, said);
       }),
@@ -48,14 +48,46 @@ async function locateFrames(tab: TargetTab, requestId: string, walks: FrameWalk[
     // a frame that never answered (an ad that never loads) is never claimed, so stop once a retry
     // places nothing more rather than waiting out every retry.
     const before = pending.length;
-    pending = pending.filter((walk) => placeholders(walk).some((token) => (claimsByToken.get(token) ?? []).length === 0));
+    pending = pending.filter((walk) => placeholders(walk.answer).some((token) => (claimsByToken.get(token) ?? []).length === 0));
     if (attempt > 0 && pending.length === before) break;
   }
   const byToken = new Map<string, PageSnapshot | undefined>();
   // No claim at all: the frame never answered. Claims that do not add up leave the token out.
-  for (const walk of walks) for (const token of placeholders(walk)) if ((claimsByToken.get(token) ?? []).length === 0) byToken.set(token, undefined);
+  for (const walk of walks) for (const token of placeholders(walk.answer)) if ((claimsByToken.get(token) ?? []).length === 0) byToken.set(token, undefined);
   for (const [token, frameId] of placeFrames(claimsByToken, frameOfClaim)) byToken.set(token, walks.find((walk) => walk.frameId === frameId)?.answer);
   return byToken;
+}
+
+/**
+ * Tabs whose page showed no frame at its last snapshot. Only frames the page shows are merged into
+ * a snapshot, so for such a page probing and walking every frame (hidden trackers, ads) is work
+ * for nothing: the agent snapshots the same page again and again, and each probe is a script run in
+ * every frame, competing with the page's own walk. Forgotten when a frame shows; in memory only.
+ */
+const framelessTabs = new Set<number>();
+const FRAMELESS_REMEMBERED = 500;
+
+function rememberFrameless(tabId: number): void {
+  if (framelessTabs.size >= FRAMELESS_REMEMBERED) framelessTabs.delete(framelessTabs.values().next().value!);
+  framelessTabs.add(tabId);
+}
+
+type SnapshotRequest = (frameId: number, claim?: string) => Extract<ContentRequest, { type: 'SNAPSHOT' }>;
+
+/** Every frame walks itself (and posts its claim to its parent); each parent tags its visible iframes. */
+async function walkFrames(tab: TargetTab, chain: string, request: SnapshotRequest, page: Promise<PageSnapshot>, injected: Promise<number[]>): Promise<PageSnapshot> {
+  const frameIds = await injected;
+  const frameOfClaim = newClaims(frameIds);
+  const claimOf = new Map([...frameOfClaim].map(([claim, frameId]) => [frameId, claim]));
+  const ask = (frameId: number) => askFrameOrSkip(tab, frameId, request(frameId, claimOf.get(frameId)), PageSnapshot);
+  // A frame still walking FRAME_GRACE_MS after the page is done (hung, still loading) is left
+  // out and said to be, rather than holding the whole snapshot up to its time limit.
+  const grace = page.then(() => new Promise<undefined>((done) => setTimeout(done, FRAME_GRACE_MS)), () => undefined);
+  const walks = await Promise.all(
+    frameIds.map(async (frameId) => ({ frameId, answer: frameId === 0 ? await page : await Promise.race([ask(frameId), grace]) })),
+  );
+  const byToken = await locateFrames(tab, chain, walks, frameOfClaim);
+  return mergeFrameSnapshots(walks.find((walk) => walk.frameId === 0)!.answer!, byToken);
 }
 
 export const snapshot = defineTool({
@@ -71,10 +103,16 @@ export const snapshot = defineTool({
   level: 'read-only',
   effects: {},
   async run(params, context) {
-    const { requestId } = context;
     const tab = await contextTab(context);
-    const chain = childRequestId(requestId, 'snapshot');
+    const chain = childRequestId(context.requestId, 'snapshot');
     const request = (frameId: number, claim?: string) => ({ type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: framePrefix(frameId), ...(claim ? { claim } : {}) } });
+    if (framelessTabs.has(tab.id)) {
+      // The page showed no frame last time: it is asked alone, and the frames only if one shows now.
+      const page = await askPageAgent(tab, 0, request(0), PageSnapshot);
+      if (placeholders(page).length === 0) return mergeFrameSnapshots(page, new Map());
+      framelessTabs.delete(tab.id);
+      return walkFrames(tab, chain, request, Promise.resolve(page), injectPageScript(tab, PAGE_AGENT, { allFrames: true }));
+    }
     // The page walks while every frame is probed for the agent (and given it where it lacks one):
     // the probe's round trip is not added to the page's own walk. Only a page without the agent yet
     // waits for it, and is then asked again (the request never reached it, so nothing ran twice).
@@ -82,18 +120,8 @@ export const snapshot = defineTool({
     const page = askPageAgent(tab, 0, request(0), PageSnapshot, () => injected);
     // Awaited below; when the probe fails first (a page the browser protects), its error is the answer.
     page.catch(() => undefined);
-    const frameIds = await injected;
-    const frameOfClaim = newClaims(frameIds);
-    const claimOf = new Map([...frameOfClaim].map(([claim, frameId]) => [frameId, claim]));
-    // Every frame walks itself (and posts its claim to its parent); each parent tags its visible iframes.
-    const ask = (frameId: number) => askFrameOrSkip(tab, frameId, request(frameId, claimOf.get(frameId)), PageSnapshot);
-    // A frame still walking FRAME_GRACE_MS after the page is done (hung, still loading) is left
-    // out and said to be, rather than holding the whole snapshot up to its time limit.
-    const grace = page.then(() => new Promise<undefined>((done) => setTimeout(done, FRAME_GRACE_MS)), () => undefined);
-    const walks = await Promise.all(
-      frameIds.map(async (frameId) => ({ frameId, answer: frameId === 0 ? await page : await Promise.race([ask(frameId), grace]) })),
-    );
-    const byToken = await locateFrames(tab, chain, walks, frameOfClaim);
-    return mergeFrameSnapshots(walks.find((walk) => walk.frameId === 0)!.answer!, byToken);
+    const snapshot = await walkFrames(tab, chain, request, page, injected);
+    if (placeholders(await page).length === 0) rememberFrameless(tab.id);
+    return snapshot;
   },
 });
