@@ -96,7 +96,8 @@ export type RowChange =
  * in the page's origin) cannot open it: that is why the API key is kept here and not in
  * storage.local, which content scripts can read.
  *
- * Schema changes: add a new `this.version(n)` block below the last one; never edit an old one.
+ * Schema changes: change the one declaration in the constructor and raise its version; a block for
+ * an older version is needed only to carry an upgrade() that rewrites rows.
  */
 export class JawadDatabase extends Dexie {
   conversations!: EntityTable<Conversation, 'id'>;
@@ -126,34 +127,24 @@ export class JawadDatabase extends Dexie {
 
   constructor(name = 'jawad') {
     super(name);
-    this.version(1).stores({
+    // One declaration of today's schema: Dexie (3 and later) compares it with the installed one and
+    // adds what is missing, so older versions need no block of their own (and each block cost
+    // every background start about a millisecond). Versions: 1 conversations, messages, settings;
+    // 2 steps, grants; 3 usage; 4 the providers' schema (issue 11); 5 memories, pages; 6 bridge
+    // clients; 7 research workflows and their journal (issue 12); 8 history at scale (issue 14):
+    // the import queue and the saved search index.
+    this.version(8).stores({
       conversations: 'id, updatedAt',
       messages: 'id, conversationId, [conversationId+createdAt], status',
       settings: 'key',
-    });
-    this.version(2).stores({
       steps: 'id, conversationId, [conversationId+createdAt], status',
       grants: 'id, [site+level]',
-    });
-    this.version(3).stores({
       usage: 'requestId, createdAt, conversationId, messageId, [provider+model]',
-    });
-    // Version 4 belongs to the providers' schema (issue 11).
-    this.version(5).stores({
       memories: 'id, updatedAt, site',
       pages: 'url, visitedAt',
-    });
-    this.version(6).stores({
       bridgeClients: 'id, tokenHash',
-    });
-    // Research mode (issue 12): the plans with their steps and evidence, and the journal of every change.
-    this.version(7).stores({
       workflows: 'id, status, updatedAt',
       workflowJournal: '++seq, workflowId',
-    });
-    // History at scale (issue 14): imported rows waiting to become rows of their own, and the
-    // search index as it was last saved (so a fresh background does not rebuild it).
-    this.version(8).stores({
       importQueue: 'id, *conversationIds',
       searchSnapshot: 'id',
     });
