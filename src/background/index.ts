@@ -174,6 +174,9 @@ void ready.then(() => bridge.start());
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
 browser.tabs.onRemoved.addListener((tabId) => workflows.tabRemoved(tabId));
+browser.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url !== undefined) void ready.then(() => workflows.tabNavigated(tabId, change.url!));
+});
 mask.listen();
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
   // The mask's Stop button, in a tab a research step drives.

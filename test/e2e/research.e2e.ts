@@ -181,6 +181,25 @@ for (const browserName of browsersUnderTest()) {
       expect((await openTabUrls(jawad)).sort()).toEqual(tabsBefore.sort());
     });
 
+    it('follows a task’s tab that goes to another site, and says it left the plan', async () => {
+      const { jawad, provider } = suite;
+      const { cirrus } = shops();
+      provider.setResponder(researchModel({ plans: [planJson([{ task: 'Price at Cirrus', site: cirrus }])], stallOn: 'cirrus' }));
+      await startResearch(jawad.sidebar, INTENT);
+      await waitForWorkflow(jawad.sidebar, 'proposed');
+      await approvePlan(jawad.sidebar);
+      await vi.waitFor(() => expect(provider.requests.some((request) => isWorkerOn(request, 'cirrus'))).toBe(true), { timeout: 10_000, interval: 20 });
+      const [tabId] = await workflowTabIds(jawad.sidebar);
+      // A link in the page takes the tab elsewhere while the step's model call is under way.
+      const elsewhere = `${suite.fixtures.url}/plain.html`;
+      await inTab(jawad, tabId!, `location.href = ${JSON.stringify(elsewhere)}`);
+      await jawad.sidebar.waitFor((win, url) => win.document.querySelector(`[data-testid=workflow-tabs] li`)?.textContent === url, elsewhere, 'the tab list to follow the tab');
+      expect(await planChanges(jawad.sidebar)).toContain('went to http://127.0.0.1');
+      expect(await planChanges(jawad.sidebar)).toContain('which the plan does not visit');
+      await jawad.sidebar.click('[data-testid=workflow] [data-testid=cancel-workflow]');
+      await waitForWorkflow(jawad.sidebar, 'cancelled');
+    });
+
     it('shows a failed step and the re-plan that replaces it', async () => {
       const { jawad, fixtures, provider } = suite;
       const { alpine } = shops();

@@ -17,6 +17,7 @@ import { checkClaims, evidenceList, FACTS_FORMAT, failureIn, inPlanOrder, parseC
 import { afterRestart, applyEdits, newStep, nextBatch, withinApproved } from './plan';
 import { MAX_PLANNER_ATTEMPTS, parsePlan, plannerMessages, repairMessages, replanMessages, type PlannedStep } from './planner';
 import { approvedScope } from './scope';
+import { siteOf } from '../harbor/site';
 
 export interface WorkflowTabs {
   /** The window to work in: the given one, else the last focused. */
@@ -159,6 +160,26 @@ export class WorkflowRunner {
       const step = live.plan.steps.find((known) => known.id === tab.stepId && known.status === 'running');
       if (step) live.steps.get(step.id)?.abort(new JawadError('CANCELLED', 'You closed the step’s tab.'));
       void this.commit(live, (plan) => void (plan.tabs = plan.tabs.filter((known) => known.id !== tabId)), { kind: 'tab-closed', detail: String(tabId) });
+    }
+  }
+
+  /**
+   * A tab of a workflow went to another page (a link, a redirect, the user): the list of its tabs
+   * shows where each now is, and a tab that left the plan's sites is said in the plan's changes —
+   * the step's agent may not act there without asking.
+   */
+  tabNavigated(tabId: number, url: string): void {
+    if (!/^(https?|file):/i.test(url)) return; // the blank page a tab starts on
+    for (const live of this.live.values()) {
+      const tab = live.plan.tabs.find((known) => known.id === tabId);
+      if (!tab || tab.url === url) continue;
+      const site = siteOf(url);
+      const leftPlan = !approvedScope(live.plan.steps).some((approved) => approved.site === site);
+      const task = live.plan.steps.find((step) => step.id === tab.stepId)?.task ?? '';
+      void this.commit(live, (plan) => {
+        plan.tabs = plan.tabs.map((known) => (known.id === tabId ? { ...known, url } : known));
+        if (leftPlan) plan.changes.push(`The tab of step “${task.slice(0, 60)}” went to ${site}, which the plan does not visit: nothing is done there without asking you.`);
+      }, { kind: 'tab-navigated', stepId: tab.stepId, detail: url });
     }
   }
 

@@ -247,6 +247,34 @@ describe('WorkflowRunner', () => {
     expect(latest()!.status).toBe('proposed');
   });
 
+  it('follows its tabs to the pages they go to, and says so when one leaves the plan’s sites', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const base = model();
+    const hanging: AgentDeps['stream'] = async function* (config, request) {
+      if (!request.messages[0]!.content.startsWith('You are the research planner')) await held;
+      yield* base(config, request);
+    };
+    const workflows = runner(fakeTabs(), hanging);
+    await workflows.start('Compare the jacket', 1, 'user-0000000a');
+    const proposed = await until('proposed');
+    await workflows.approve(proposed.id, edits(proposed), false, 1);
+    await settled(() => latest()?.tabs.length === 1, 'the first step’s tab');
+
+    workflows.tabNavigated(101, 'about:blank');
+    workflows.tabNavigated(101, 'https://alpine.com/jacket?size=m');
+    await settled(() => latest()?.tabs[0]?.url === 'https://alpine.com/jacket?size=m', 'the tab followed within the plan');
+    expect(latest()!.changes.filter((change) => change.includes('went to'))).toEqual([]);
+
+    workflows.tabNavigated(101, 'https://tracker.example/landing');
+    await settled(() => latest()?.tabs[0]?.url === 'https://tracker.example/landing', 'the tab followed out of the plan');
+    expect(latest()!.changes.at(-1)).toBe('The tab of step “Price at https://alpine.com/jacket” went to https://tracker.example, which the plan does not visit: nothing is done there without asking you.');
+    await expect.poll(async () => (await store.journal(proposed.id)).filter((entry) => entry.kind === 'tab-navigated').map((entry) => entry.detail)).toEqual(['https://alpine.com/jacket?size=m', 'https://tracker.example/landing']);
+    release();
+    await until('done');
+    await tabsClosed();
+  });
+
   it('stops an instance that outlived a restart once a new one has resumed the workflow: it writes nothing more', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
