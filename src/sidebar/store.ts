@@ -328,8 +328,8 @@ export async function exportArchive(): Promise<void> {
   transfer.value = 'exporting';
   exportError.value = undefined;
   try {
-    const { archiveText } = await import('./export-archive');
-    saveFile(`jawad-archive-${new Date().toISOString().slice(0, 10)}.json`, [await archiveText()], 'application/json');
+    const { archiveFile } = await import('./export-archive');
+    saveFile(`jawad-archive-${new Date().toISOString().slice(0, 10)}.json`, [await archiveFile()], 'application/json');
   } catch (error) {
     exportError.value = `The archive could not be made: ${error instanceof Error ? error.message : String(error)}`;
   } finally {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exportArchive, importArchive } from '../../src/db/archive';
+import { exportArchive, exportArchivePieces, importArchive } from '../../src/db/archive';
 import { JawadDatabase, type MessageRow } from '../../src/db/database';
 import { parseImport } from '../../src/db/import-formats';
 import { drainImports } from '../../src/db/import-queue';
@@ -56,6 +56,18 @@ describe('archive export', () => {
     await db.messages.bulkAdd([...ids].reverse().map((id) => message(id, `text of ${id}`)));
     await importArchive(db, parseImport(JSON.stringify({ ...(await exportArchive(other)), messages: [message('q1', 'queued')] })), true);
     expect((await exportArchive(db)).messages.map((m) => m.id)).toEqual([...ids, 'q1']);
+  });
+
+  it('gives, in pieces, exactly the text of the whole archive: ranges, packed rows, empty tables and all', async () => {
+    await seed(db);
+    const ids = Array.from({ length: 23 }, (_, i) => `m${String(10 + i)}`);
+    await db.messages.bulkAdd(ids.map((id) => message(id, `text “${id}”`)));
+    await importArchive(db, parseImport(JSON.stringify({ ...(await exportArchive(other)), messages: [message('q1', 'queued')] })), true);
+    const pieces = await exportArchivePieces(db, (text) => text, 42);
+    expect(pieces.length).toBeGreaterThan(8);
+    expect(pieces.join('')).toBe(JSON.stringify(await exportArchive(db, 42)));
+    // A profile with nothing in it: empty lists, still the same text.
+    expect((await exportArchivePieces(other, (text) => text, 7)).join('')).toBe(JSON.stringify(await exportArchive(other, 7)));
   });
 });
 

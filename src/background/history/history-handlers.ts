@@ -1,5 +1,5 @@
 import { chainRoot, JawadError, type BackgroundEvent, type SidebarRequestType } from '../../protocol';
-import { exportArchive, importArchive } from '../../db/archive';
+import { importArchive } from '../../db/archive';
 import { publicMessage, type ConversationStore } from '../../db/conversations';
 import type { JawadDatabase } from '../../db/database';
 import { parseImport } from '../../db/import-formats';
