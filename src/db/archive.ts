@@ -3,39 +3,27 @@
  * its import, which adds only what is missing. A record already here is never overwritten: when
  * the archive's copy differs it is counted as "differ" and left as it is.
  */
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type Archive, type ImportCount, type ImportPreview } from '../protocol';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type AgentStep, type Archive, type ImportCount, type ImportPreview } from '../protocol';
 import type { Table } from 'dexie';
-import type { JawadDatabase } from './database';
+import type { JawadDatabase, MessageRow } from './database';
 import type { ParsedImport } from './import-formats';
 import { allQueued, importPrefix, packRows, queuedRows } from './import-queue';
 
 const NEW_TITLES_SHOWN = 20;
 
 export async function exportArchive(db: JawadDatabase, now = Date.now()): Promise<Archive> {
-  return db.transaction('r', [db.conversations, db.messages, db.steps, db.usage, db.memories, db.settings, db.importQueue], async () => {
-    // Rows an import still holds packed are part of history already.
-    const [prices, conversations, messages, queuedMessages, steps, queuedSteps, usage, memories] = await Promise.all([
-      db.settings.get('prices'),
-      db.conversations.toArray(),
-      readInRanges(db.messages, (rows) => rows),
-      allQueued(db, 'messages'),
-      readInRanges(db.steps, (rows) => rows),
-      allQueued(db, 'steps'),
-      db.usage.toArray(),
-      db.memories.toArray(),
-    ]);
-    return {
-      format: ARCHIVE_FORMAT,
-      version: ARCHIVE_VERSION,
-      exportedAt: now,
-      conversations,
-      messages: [...messages.flat(), ...queuedMessages],
-      steps: [...steps.flat(), ...queuedSteps],
-      usage,
-      memories,
-      prices: prices?.key === 'prices' ? prices.value : {},
-    };
-  });
+  const read = await readArchive(db, (rows) => rows, (rows) => rows);
+  return {
+    format: ARCHIVE_FORMAT,
+    version: ARCHIVE_VERSION,
+    exportedAt: now,
+    conversations: read.conversations,
+    messages: [...read.messages.flat(), ...read.queuedMessages],
+    steps: [...read.steps.flat(), ...read.queuedSteps],
+    usage: read.usage,
+    memories: read.memories,
+    prices: read.prices,
+  };
 }
 
 /**
@@ -47,27 +35,34 @@ export async function exportArchive(db: JawadDatabase, now = Date.now()): Promis
  */
 export async function exportArchivePieces<P>(db: JawadDatabase, piece: (text: string) => P, now = Date.now()): Promise<P[]> {
   const rowsText = (rows: readonly unknown[]) => (rows.length ? piece(JSON.stringify(rows).slice(1, -1)) : undefined);
+  const read = await readArchive(db, rowsText, rowsText);
+  const list = (pieces: Array<P | undefined>): P[] => pieces.filter((part): part is P => part !== undefined).flatMap((part, index) => (index ? [piece(','), part] : [part]));
+  const head = JSON.stringify({ format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now, conversations: read.conversations }).slice(0, -1);
+  const tail = JSON.stringify({ usage: read.usage, memories: read.memories, prices: read.prices }).slice(1);
+  return [
+    piece(`${head},"messages":[`),
+    ...list([...read.messages, rowsText(read.queuedMessages)]),
+    piece('],"steps":['),
+    ...list([...read.steps, rowsText(read.queuedSteps)]),
+    piece(`],${tail}`),
+  ];
+}
+
+/** Everything the archive holds, read in one transaction; each key range of messages and steps goes through its callback as it arrives. */
+function readArchive<M, S>(db: JawadDatabase, eachMessages: (rows: MessageRow[]) => M, eachSteps: (rows: AgentStep[]) => S) {
   return db.transaction('r', [db.conversations, db.messages, db.steps, db.usage, db.memories, db.settings, db.importQueue], async () => {
+    // Rows an import still holds packed are part of history already.
     const [prices, conversations, messages, queuedMessages, steps, queuedSteps, usage, memories] = await Promise.all([
       db.settings.get('prices'),
       db.conversations.toArray(),
-      readInRanges(db.messages, rowsText),
+      readInRanges(db.messages, eachMessages),
       allQueued(db, 'messages'),
-      readInRanges(db.steps, rowsText),
+      readInRanges(db.steps, eachSteps),
       allQueued(db, 'steps'),
       db.usage.toArray(),
       db.memories.toArray(),
     ]);
-    const list = (pieces: Array<P | undefined>): P[] => pieces.filter((part): part is P => part !== undefined).flatMap((part, index) => (index ? [piece(','), part] : [part]));
-    const head = JSON.stringify({ format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now, conversations }).slice(0, -1);
-    const tail = JSON.stringify({ usage, memories, prices: prices?.key === 'prices' ? prices.value : {} }).slice(1);
-    return [
-      piece(`${head},"messages":[`),
-      ...list([...messages, rowsText(queuedMessages)]),
-      piece('],"steps":['),
-      ...list([...steps, rowsText(queuedSteps)]),
-      piece(`],${tail}`),
-    ];
+    return { prices: prices?.key === 'prices' ? prices.value : {}, conversations, messages, queuedMessages, steps, queuedSteps, usage, memories };
   });
 }
 
