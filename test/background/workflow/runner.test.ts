@@ -41,6 +41,18 @@ function model(planText = PLAN): AgentDeps['stream'] {
   };
 }
 
+/** The model, with every worker call (not the planner's) held until `release` is called. */
+function workersHang(): { hanging: AgentDeps['stream']; release: () => void } {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const base = model();
+  const hanging: AgentDeps['stream'] = async function* (config, request) {
+    if (!request.messages[0]!.content.startsWith('You are the research planner')) await held;
+    yield* base(config, request);
+  };
+  return { hanging, release: () => release() };
+}
+
 function fakeTabs(): WorkflowTabs & { open: WorkflowTabs['open']; urls: Map<number, string>; closed: number[] } {
   const urls = new Map<number, string>();
   const closed: number[] = [];
@@ -248,13 +260,7 @@ describe('WorkflowRunner', () => {
   });
 
   it('follows its tabs to the pages they go to, and says so when one leaves the plan’s sites', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const base = model();
-    const hanging: AgentDeps['stream'] = async function* (config, request) {
-      if (!request.messages[0]!.content.startsWith('You are the research planner')) await held;
-      yield* base(config, request);
-    };
+    const { hanging, release } = workersHang();
     const workflows = runner(fakeTabs(), hanging);
     await workflows.start('Compare the jacket', 1, 'user-0000000a');
     const proposed = await until('proposed');
@@ -276,14 +282,8 @@ describe('WorkflowRunner', () => {
   });
 
   it('stops an instance that outlived a restart once a new one has resumed the workflow: it writes nothing more', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const base = model();
     // The first instance's worker call hangs (a fetch a stopped background left behind).
-    const hanging: AgentDeps['stream'] = async function* (config, request) {
-      if (!request.messages[0]!.content.startsWith('You are the research planner')) await held;
-      yield* base(config, request);
-    };
+    const { hanging, release } = workersHang();
     const old = runner(fakeTabs(), hanging);
     await old.start('Compare the jacket', 1, 'user-0000000a');
     const proposed = await until('proposed');
