@@ -15,8 +15,8 @@ export type WatchTabs = (changed: (tabId: number) => void) => void;
  */
 export class TabCache {
   private readonly known = new Map<number, TaskTab>();
-  /** Per tab, how many change events have arrived (a lookup under way compares before and after). */
-  private readonly changes = new Map<number, number>();
+  /** How many change events have arrived, of any tab: a lookup any of them overtook is not kept. */
+  private changes = 0;
   private watching = false;
 
   constructor(
@@ -29,9 +29,9 @@ export class TabCache {
     this.startWatching();
     const kept = this.known.get(tabId);
     if (kept) return kept;
-    const seen = this.changes.get(tabId) ?? 0;
+    const seen = this.changes;
     const tab = await this.read(tabId);
-    if (tab && (this.changes.get(tabId) ?? 0) === seen) this.known.set(tabId, tab);
+    if (tab && this.changes === seen) this.known.set(tabId, tab);
     return tab;
   }
 
@@ -40,7 +40,7 @@ export class TabCache {
     this.watching = true;
     this.watch((tabId) => {
       this.known.delete(tabId);
-      this.changes.set(tabId, (this.changes.get(tabId) ?? 0) + 1);
+      this.changes++;
     });
   }
 }
