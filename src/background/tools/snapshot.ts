@@ -31,11 +31,22 @@ function newClaims(frameIds: number[]): Map<string, number> {
   return claims;
 }
 
-/** Asks every parent which claims came from each of its visible iframes, until each is placed or time runs out. */
+/**
+ * Asks every parent which claims came from each of its visible iframes, until each is placed, no
+ * frame that answered is left to place, or time runs out.
+ */
 async function locateFrames(tab: TargetTab, requestId: string, walks: FrameWalk[], frameOfClaim: Map<string, number>): Promise<Map<string, PageSnapshot | undefined>> {
   const claimsByToken = new Map<string, string[]>();
+  // Only a frame that answered can fill a placeholder. Once each one's claim has been seen, a
+  // placeholder still unclaimed is a frame the browser keeps extensions out of (an error page, a
+  // blocked ad): asking again would only wait.
+  const answered = [...frameOfClaim].filter(([, frameId]) => walks.some((walk) => walk.frameId === frameId && walk.answer)).map(([claim]) => claim);
+  const unseen = () => {
+    const seen = new Set([...claimsByToken.values()].flat());
+    return answered.some((claim) => !seen.has(claim));
+  };
   let pending = walks.filter((walk) => placeholders(walk.answer).length > 0);
-  for (let attempt = 0; attempt <= CLAIM_RETRIES && pending.length > 0; attempt++) {
+  for (let attempt = 0; attempt <= CLAIM_RETRIES && pending.length > 0 && unseen(); attempt++) {
     if (attempt > 0) await new Promise((done) => setTimeout(done, CLAIM_RETRY_MS));
     await Promise.all(
       pending.map(async (walk) => {
