@@ -40,11 +40,18 @@ interface Rgba {
 
 /** Computed colours come as rgb()/rgba(); anything else (oklch(), color()) is not judged. */
 export function parseColor(value: string): Rgba | undefined {
+  // A page uses a handful of colours, and a walk reads one or two per element: parse each once.
+  if (parsedColours.has(value)) return parsedColours.get(value);
   const match = /^rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(value.trim());
-  if (!match) return undefined;
-  const alpha = match[4] === undefined ? 1 : match[4].endsWith('%') ? Number(match[4].slice(0, -1)) / 100 : Number(match[4]);
-  return { r: Number(match[1]), g: Number(match[2]), b: Number(match[3]), a: alpha };
+  const alpha = match?.[4] === undefined ? 1 : match[4].endsWith('%') ? Number(match[4].slice(0, -1)) / 100 : Number(match[4]);
+  const colour = match ? { r: Number(match[1]), g: Number(match[2]), b: Number(match[3]), a: alpha } : undefined;
+  if (parsedColours.size >= PARSED_COLOURS_KEPT) parsedColours.clear();
+  parsedColours.set(value, colour);
+  return colour;
 }
+
+const parsedColours = new Map<string, Rgba | undefined>();
+const PARSED_COLOURS_KEPT = 512;
 
 function luminance({ r, g, b }: Rgba): number {
   const channel = (value: number) => {
@@ -73,16 +80,20 @@ const MIN_READABLE_FONT_PX = 2;
 export class BackgroundFinder {
   private readonly known = new WeakMap<Element, string | null>();
 
-  of(element: Element): string | undefined {
+  /** `own`: the element's computed style, when the caller has it already. */
+  of(element: Element, own?: CSSStyleDeclaration): string | undefined {
     const chain: Element[] = [];
     let found: string | null | undefined;
     for (let current: Element | null = element; current; current = current.parentElement) {
       found = this.known.get(current);
       if (found !== undefined) break;
       chain.push(current);
-      const style = getComputedStyle(current);
+      const style = current === element && own ? own : getComputedStyle(current);
       if (style.backgroundImage !== 'none') found = null;
-      else if ((parseColor(style.backgroundColor)?.a ?? 0) > 0.9) found = style.backgroundColor;
+      else {
+        const colour = style.backgroundColor;
+        if ((parseColor(colour)?.a ?? 0) > 0.9) found = colour;
+      }
       if (found !== undefined) break;
     }
     if (found === undefined) found = canvasColour(element.ownerDocument);
@@ -104,8 +115,8 @@ function canvasColour(doc: Document): string | null {
  */
 export function hasInvisibleInk(style: CSSStyleDeclaration, background: string | undefined, scale = 1): boolean {
   if (parseFloat(style.fontSize) * scale < MIN_READABLE_FONT_PX) return true;
-  const clippedToText = /\btext\b/.test(`${style.getPropertyValue('background-clip')} ${style.getPropertyValue('-webkit-background-clip')}`);
-  if (clippedToText && style.backgroundImage !== 'none') return false;
+  // The image first: most text has none, and then how the background is clipped does not matter.
+  if (style.backgroundImage !== 'none' && /\btext\b/.test(`${style.getPropertyValue('background-clip')} ${style.getPropertyValue('-webkit-background-clip')}`)) return false;
   const ink = parseColor(style.getPropertyValue('-webkit-text-fill-color')) ?? parseColor(style.color);
   if (!ink) return false;
   if (ink.a < 0.1) return true;
@@ -151,7 +162,10 @@ export function visibleIn(rect: Clip | DOMRect, clip: Clip | undefined): boolean
  * good; a scroll box shows its content by scrolling, unless the box itself has no area.
  */
 export function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
-  const overflow = `${style.overflowX} ${style.overflowY}`;
+  const x = style.overflowX;
+  const y = style.overflowY;
+  if (x === 'visible' && y === 'visible') return inherited;
+  const overflow = `${x} ${y}`;
   if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
   if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
   return inherited;
@@ -252,10 +266,17 @@ function overflows(style: CSSStyleDeclaration): boolean {
  * positioned box, `clip-path`; a filter that makes it transparent leaves none), or undefined.
  */
 export function paintClip(style: CSSStyleDeclaration, rect: DOMRect): Clip | undefined {
-  if (filterOpacity(style.filter) < INVISIBLE_FILTER_OPACITY) return { left: rect.left, top: rect.top, right: rect.left, bottom: rect.top };
+  // Every element of a walk comes here: each style property read crosses into the browser, so each is read once.
+  const filter = style.filter;
+  if (filter !== 'none' && filterOpacity(filter) < INVISIBLE_FILTER_OPACITY) return { left: rect.left, top: rect.top, right: rect.left, bottom: rect.top };
   let clip: Clip | undefined;
-  if ((style.position === 'absolute' || style.position === 'fixed') && style.clip !== 'auto') clip = cssClipArea(style.clip, rect);
-  const path = style.clipPath === 'none' ? undefined : clipPathArea(style.clipPath, rect);
+  const position = style.position;
+  if (position === 'absolute' || position === 'fixed') {
+    const cssClip = style.clip;
+    if (cssClip !== 'auto') clip = cssClipArea(cssClip, rect);
+  }
+  const clipPath = style.clipPath;
+  const path = clipPath === 'none' ? undefined : clipPathArea(clipPath, rect);
   return path ? intersect(clip, path) : clip;
 }
 
@@ -273,8 +294,7 @@ export function scaleOf(element: Element, rect: DOMRect): number {
  * Whether what the element contains is drawn where it can be seen: inside the clip its own
  * overflow leaves (`contentClip`) and not pushed out of the page (text-indent: -9999px).
  */
-export function contentShows(element: Element, contentClip: Clip | undefined, view: Viewport | null): boolean {
-  const range = element.ownerDocument.createRange();
+export function contentShows(element: Element, contentClip: Clip | undefined, view: Viewport | null, range = element.ownerDocument.createRange()): boolean {
   range.selectNodeContents(element);
   const rect = range.getBoundingClientRect();
   return !isPushedOffPage(rect, view) && visibleIn(rect, contentClip);
@@ -310,9 +330,11 @@ export class VisibleTree {
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
    * naming an element it lists), so its ancestors are not judged again; only what is inside it is.
    * `backgrounds`: a finder shared with the caller's pass, whose cache spares a walk up the tree.
+   * `view`: the window's viewport, when the caller has read it already.
    */
-  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder() } = {}) {
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view }: { rootShown?: boolean; backgrounds?: BackgroundFinder; view?: Viewport } = {}) {
     this.backgrounds = backgrounds;
+    this.viewport = view;
     this.range = root.ownerDocument.createRange();
     if (!rootShown && this.insideMarkedHidden(root)) {
       this.hidden.add(root);
@@ -397,7 +419,8 @@ export class VisibleTree {
    */
   private visit({ element, clip: inherited, paint: inheritedPaint }: ScanItem): ScanItem[] {
     if (NEVER_SHOWN.has(element.localName) || isMarkedHidden(element)) return this.hide(element);
-    const children = Array.from(element.children);
+    const children: Element[] = [];
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
     const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     if (!painted && !element.checkVisibility()) {
       // display: contents (framework wrappers) has no box of its own, but its children do.
@@ -414,7 +437,7 @@ export class VisibleTree {
     const content = overflows(style) ? clipFor(style, rect(), clip) : clip;
     if (isEmptyClip(content)) return this.hide(element);
     if (!style.display.startsWith('inline')) this.blocks.add(element);
-    this.judgeText(element, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element), scaleOf(element, rect())), content);
+    this.judgeText(element, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
     return children.map((child) => ({ element: child, clip: content, paint }));
   }
 

@@ -1,6 +1,14 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
-import { type BackgroundFinder, VisibleTree, visibleText } from '../visibility';
+import { type BackgroundFinder, type Viewport, VisibleTree, visibleText } from '../visibility';
+
+/** What a pass over the page (the snapshot walk) has read already and a name's text can reuse. */
+export interface ReadAlready {
+  backgrounds?: BackgroundFinder;
+  view?: Viewport;
+  /** A tree judged around the element (the block a link sits in): its text is read from there. */
+  tree?: VisibleTree;
+}
 
 const MAX_NAME = 80;
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'row', 'listitem', 'generic']);
@@ -79,7 +87,7 @@ function labelOfWrapper(element: Element): HTMLLabelElement | null {
  * inside a heading or a link is text no one sees); content that shows nothing falls back to the
  * accessibility tree's text, as an aria-label would (an icon button labelled for screen readers).
  */
-export function accessibleName(element: Element, role: string, backgrounds?: BackgroundFinder): string {
+export function accessibleName(element: Element, role: string, read?: ReadAlready): string {
   const labelledBy = element.getAttribute('aria-labelledby');
   if (labelledBy) {
     const name = clean(byIds(element, labelledBy));
@@ -99,7 +107,8 @@ export function accessibleName(element: Element, role: string, backgrounds?: Bac
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
-    const text = clean(visibleText(new VisibleTree(element, { rootShown: true, ...(backgrounds ? { backgrounds } : {}) }))) || clean((element as HTMLElement).innerText ?? element.textContent);
+    const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, ...(read?.backgrounds ? { backgrounds: read.backgrounds } : {}), ...(read?.view ? { view: read.view } : {}) });
+    const text = clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
     if (text) return text;
     const image = element.querySelector('img[alt]');
     if (image) return clean(image.getAttribute('alt'));

@@ -13,8 +13,9 @@ export const ROW_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'grid
 
 /** A scroll box of the page (not the page itself) with more content than it shows. */
 export function isScroller(element: Element, style: CSSStyleDeclaration): boolean {
+  if (!/auto|scroll/.test(style.overflowY)) return false;
   if (element === element.ownerDocument.body || element === element.ownerDocument.documentElement) return false;
-  return /auto|scroll/.test(style.overflowY) && element.scrollHeight > element.clientHeight + 1;
+  return element.scrollHeight > element.clientHeight + 1;
 }
 
 function repeatsAmongSiblings(row: Element): boolean {

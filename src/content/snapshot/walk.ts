@@ -52,6 +52,8 @@ interface Walk {
   deadline: number;
   view: Viewport;
   backgrounds: BackgroundFinder;
+  /** One range for measuring elements' content, reused: a new one per element is garbage for nothing. */
+  range: Range;
   /** Boxes of out-of-flow elements (fixed, sticky, absolute): what can sit on top of others. */
   overlays: DOMRect[];
   /** Ref lines to check for coverage once every overlay is known (a cookie banner comes last). */
@@ -184,9 +186,11 @@ function markCovered(walk: Walk, segment: Segment): void {
  * Registers a ref for the element and returns how it reads: on its own line
  * `role "name" [ref=e1] [state] value="…"`, inline `[role "name" ref=e1 state value="…"]`.
  */
-function describeRef(walk: Walk, element: Element, role: string, inline = false): string {
+function describeRef(walk: Walk, element: Element, role: string, inline?: VisibleTree): string {
   const ref = walk.refs.refFor(element);
-  const name = isContainer(element, role) ? accessibleName(element, 'group', walk.backgrounds) : accessibleName(element, role, walk.backgrounds);
+  // Inside a block written as one line, the block's tree has judged the control's text already.
+  const read = inline ? { backgrounds: walk.backgrounds, view: walk.view, tree: inline } : walk;
+  const name = isContainer(element, role) ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
   if (name) parts.push(quote(name));
@@ -243,20 +247,20 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
     if (!isInteractive(child, role, false)) return 'read';
     walk.coverChecks.push({ line, element: child, rect: box });
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
-    return `[${describeRef(walk, child, role, true)}]`;
+    return `[${describeRef(walk, child, role, tree)}]`;
   };
 }
 
 /** A block's text and inline controls as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element): void {
-  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds });
+  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view });
   const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
 }
 
 /** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
 function emitRow(walk: Walk, row: Element): void {
-  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds });
+  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view });
   const partOf = inlineParts(walk, tree);
   const shows = (node: Text) => !tree.mutes(node);
   const cells: string[] = [];
@@ -336,8 +340,13 @@ interface Pending {
 /** The element children the walk descends into (a window of them in long lists). */
 function childrenToVisit(walk: Walk, element: Element): Element[] {
   const children = childrenOf(element);
-  // The common case (no shadow root, no slot): the browser's own list of element children.
-  const elements = children === element.childNodes ? Array.from(element.children) : Array.from(children).filter((child): child is Element => child.nodeType === Node.ELEMENT_NODE);
+  const elements: Element[] = [];
+  if (children === element.childNodes) {
+    // The common case (no shadow root, no slot): the element children, by sibling links (cheaper than copying a live collection).
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) elements.push(child);
+  } else {
+    for (const child of Array.from(children)) if (child.nodeType === Node.ELEMENT_NODE) elements.push(child as Element);
+  }
   return listWindow(walk, element, elements);
 }
 
@@ -361,11 +370,13 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const rect = element.getBoundingClientRect();
   const view = walk.view;
   const style = getComputedStyle(element);
+  // Each read of a style property crosses into the browser, for every element of the page: once each.
+  const position = style.position;
   // A box pushed off the page takes its content along; a 0×0 anchor at the origin (a toolkit's
   // overlay layer) is no such box: what it holds is placed on its own.
-  if (isPushedOffPage(rect, view) && style.position !== 'static' && rect.width + rect.height > 0) return [];
+  if (isPushedOffPage(rect, view) && position !== 'static' && rect.width + rect.height > 0) return [];
   const { insideControl, parentPointer } = inherited;
-  const overflowClip = style.position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
+  const overflowClip = position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
   const own = paintClip(style, rect);
   const clip = own ? intersect(around, own) : around;
@@ -376,15 +387,16 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
     if (shown) framePlaceholder(walk, element);
     return [];
   }
-  if (shown && OUT_OF_FLOW.has(style.position)) walk.overlays.push(rect);
+  if (shown && OUT_OF_FLOW.has(position)) walk.overlays.push(rect);
   const pointer = shown && style.cursor === 'pointer';
   const reachable = shown || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(rect, clip));
   const acts = reachable && (isInteractive(element, role, pointer && !parentPointer && !insideControl) || (!insideControl && isListRow(element, style, inherited.inScroller)));
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
-  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element), scaleOf(element, rect)) && contentShows(element, clipFor(style, rect, clip), view);
+  const contentClip = clipFor(style, rect, clip);
+  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, rect)) && contentShows(element, contentClip, view, walk.range);
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, rect, inherited.scrolledInto);
   else if (shown && role === 'heading') {
-    if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk.backgrounds), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+    if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk), element.getAttribute('aria-level') ?? element.localName.slice(1)));
   } else if (shown && !insideControl && isTableRow(element)) {
     emitRow(walk, element);
     return [];
@@ -401,7 +413,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
   const passed: Inherited = {
     insideControl: insideControl || named,
     parentPointer: pointer,
-    clip: clipFor(style, rect, clip),
+    clip: contentClip,
     ...(paint ? { paint } : {}),
     inScroller: inherited.inScroller || scroller,
     scrolledInto: scroller ? intersect(inherited.scrolledInto, rect) : inherited.scrolledInto,
@@ -513,6 +525,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
     deadline: performance.now() + options.timeBudgetMs,
     view: viewportOf(doc.defaultView ?? window),
     backgrounds: new BackgroundFinder(),
+    range: doc.createRange(),
     overlays: [],
     coverChecks: [],
     naming: new WeakSet(),
