@@ -108,6 +108,10 @@ for (const browserName of browsersUnderTest()) {
         expect(scrolled.success, JSON.stringify(scrolled.error)).toBe(true);
         // The feed loads more when its end comes into view.
         await page.waitForFunction((before) => Number(document.body.dataset.posts) > before, { timeout: 5_000 }, posts);
+        // The feed's observer sees its end leave the view only when the page renders the new posts.
+        // Scrolled again before that, the end never left the view as far as the page knows, and it
+        // loads nothing more (as it would for a person): the next scroll waits for that rendering.
+        await page.evaluate(() => new Promise((rendered) => requestAnimationFrame(() => requestAnimationFrame(rendered))));
       }
       const postsAfter = Number(await page.$eval('body', (body) => body.dataset.posts));
       expect(postsAfter, 'the feed kept loading as it was scrolled').toBeGreaterThan(postsBefore);
