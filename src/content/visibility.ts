@@ -330,12 +330,13 @@ export class VisibleTree {
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
    * naming an element it lists), so its ancestors are not judged again; only what is inside it is.
    * `backgrounds`: a finder shared with the caller's pass, whose cache spares a walk up the tree.
-   * `view`: the window's viewport, when the caller has read it already.
+   * `view`: the window's viewport, when the caller has read it already; `range`: a range the caller
+   * lends for measuring text (each measurement selects, then reads at once).
    */
-  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view }: { rootShown?: boolean; backgrounds?: BackgroundFinder; view?: Viewport } = {}) {
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range }: { rootShown?: boolean; backgrounds?: BackgroundFinder; view?: Viewport; range?: Range } = {}) {
     this.backgrounds = backgrounds;
     this.viewport = view;
-    this.range = root.ownerDocument.createRange();
+    this.range = range ?? root.ownerDocument.createRange();
     if (!rootShown && this.insideMarkedHidden(root)) {
       this.hidden.add(root);
       return;

@@ -6,6 +6,7 @@ import { type BackgroundFinder, type Viewport, VisibleTree, visibleText } from '
 export interface ReadAlready {
   backgrounds?: BackgroundFinder;
   view?: Viewport;
+  range?: Range;
   /** A tree judged around the element (the block a link sits in): its text is read from there. */
   tree?: VisibleTree;
 }
@@ -107,7 +108,7 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
-    const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, ...(read?.backgrounds ? { backgrounds: read.backgrounds } : {}), ...(read?.view ? { view: read.view } : {}) });
+    const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, ...(read?.backgrounds ? { backgrounds: read.backgrounds } : {}), ...(read?.view ? { view: read.view } : {}), ...(read?.range ? { range: read.range } : {}) });
     const text = clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
     if (text) return text;
     const image = element.querySelector('img[alt]');

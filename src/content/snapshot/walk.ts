@@ -189,7 +189,7 @@ function markCovered(walk: Walk, segment: Segment): void {
 function describeRef(walk: Walk, element: Element, role: string, inline?: VisibleTree): string {
   const ref = walk.refs.refFor(element);
   // Inside a block written as one line, the block's tree has judged the control's text already.
-  const read = inline ? { backgrounds: walk.backgrounds, view: walk.view, tree: inline } : walk;
+  const read = inline ? { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree: inline } : walk;
   const name = isContainer(element, role) ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
@@ -253,14 +253,14 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
 
 /** A block's text and inline controls as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element): void {
-  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view });
+  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range });
   const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
 }
 
 /** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
 function emitRow(walk: Walk, row: Element): void {
-  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view });
+  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range });
   const partOf = inlineParts(walk, tree);
   const shows = (node: Text) => !tree.mutes(node);
   const cells: string[] = [];
