@@ -162,10 +162,8 @@ export function visibleIn(rect: Clip | DOMRect, clip: Clip | undefined): boolean
  * good; a scroll box shows its content by scrolling, unless the box itself has no area.
  */
 export function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
-  const x = style.overflowX;
-  const y = style.overflowY;
-  if (x === 'visible' && y === 'visible') return inherited;
-  const overflow = `${x} ${y}`;
+  if (!overflows(style)) return inherited;
+  const overflow = `${style.overflowX} ${style.overflowY}`;
   if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
   if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
   return inherited;
@@ -305,6 +303,14 @@ export function contentShows(element: Element, contentClip: Clip | undefined, vi
 /** Tags whose content is never shown as text. */
 const NEVER_SHOWN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
 
+/** How a VisibleTree is judged, and what its caller lends it (see the constructor). */
+export interface TreeOptions {
+  rootShown?: boolean;
+  backgrounds?: BackgroundFinder;
+  view?: Viewport;
+  range?: Range;
+}
+
 /** A node to scan, with what its ancestors' clipping leaves (overflow, and paint that fixed cannot escape). */
 interface ScanItem {
   element: Element;
@@ -333,7 +339,7 @@ export class VisibleTree {
    * `view`: the window's viewport, when the caller has read it already; `range`: a range the caller
    * lends for measuring text (each measurement selects, then reads at once).
    */
-  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range }: { rootShown?: boolean; backgrounds?: BackgroundFinder; view?: Viewport; range?: Range } = {}) {
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range }: TreeOptions = {}) {
     this.backgrounds = backgrounds;
     this.viewport = view;
     this.range = range ?? root.ownerDocument.createRange();

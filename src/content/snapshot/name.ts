@@ -1,12 +1,9 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
-import { type BackgroundFinder, type Viewport, VisibleTree, visibleText } from '../visibility';
+import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
 
 /** What a pass over the page (the snapshot walk) has read already and a name's text can reuse. */
-export interface ReadAlready {
-  backgrounds?: BackgroundFinder;
-  view?: Viewport;
-  range?: Range;
+export interface ReadAlready extends Omit<TreeOptions, 'rootShown'> {
   /** A tree judged around the element (the block a link sits in): its text is read from there. */
   tree?: VisibleTree;
 }
@@ -108,7 +105,7 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
-    const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, ...(read?.backgrounds ? { backgrounds: read.backgrounds } : {}), ...(read?.view ? { view: read.view } : {}), ...(read?.range ? { range: read.range } : {}) });
+    const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range });
     const text = clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
     if (text) return text;
     const image = element.querySelector('img[alt]');

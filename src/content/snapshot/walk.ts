@@ -251,16 +251,21 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
   };
 }
 
+/** The visible parts of an element the walk lists as one line, judged with what the walk has read already. */
+function treeOf(walk: Walk, root: Element): VisibleTree {
+  return new VisibleTree(root, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range });
+}
+
 /** A block's text and inline controls as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element): void {
-  const tree = new VisibleTree(element, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range });
+  const tree = treeOf(walk, element);
   const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
 }
 
 /** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
 function emitRow(walk: Walk, row: Element): void {
-  const tree = new VisibleTree(row, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range });
+  const tree = treeOf(walk, row);
   const partOf = inlineParts(walk, tree);
   const shows = (node: Text) => !tree.mutes(node);
   const cells: string[] = [];
