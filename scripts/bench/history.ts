@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
 import { sleep, type JawadBrowser, type Sidebar } from '../../test/e2e/support/extension-browser';
 import { captureDownloads, download } from '../../test/e2e/support/downloads';
-import { openView } from '../../test/e2e/support/flows';
+import { backToChat, openView } from '../../test/e2e/support/flows';
+import { SEARCH_DELAY_MS } from '../../src/sidebar/history-format';
 import { evalIn, sidebarViaHost } from './pages';
 import { BENCH_SIZE, benchArchive, type HistorySize } from './history-data';
 import { summarize, type Summary } from './stats';
@@ -23,7 +24,13 @@ export interface HistoryResult {
   unpackMs: number;
   openMs: Summary;
   firstSearchMs: number;
-  /** The first search of a background started after the index was saved, over RESTARTS restarts. */
+  /**
+   * The first search in the sidebar's History view after the browser stopped the background, over
+   * RESTARTS stops: from the pause in typing to the hits shown (the sidebar searches the saved index
+   * itself, src/sidebar/sleeping-search.ts).
+   */
+  searchAsleepMs: Summary;
+  /** The first search of a background started after the index was saved (what a chat's memory recall waits for), over RESTARTS restarts. */
   searchAfterRestartMs: Summary;
   searchMs: Summary;
   recallMs: Summary;
@@ -193,6 +200,35 @@ async function exportFromSidebar(sidebar: Sidebar, size: HistorySize): Promise<n
   return file.at - clicked;
 }
 
+/**
+ * One search typed into the History view while the background sleeps, in the sidebar's clock: from
+ * the input event to its hits in the page, less the pause the view waits for typing to stop.
+ */
+async function searchWhileAsleep(sidebar: Sidebar, query: string): Promise<number> {
+  return sidebar.eval(async (win, { text, timeoutMs }) => {
+    const input = win.document.querySelector<HTMLInputElement>('input.history-search')!;
+    const started = win.performance.now();
+    input.value = text;
+    input.dispatchEvent(new win.Event('input', { bubbles: true }));
+    const shown = () => win.document.querySelector('.search-results .search-hit');
+    await new Promise<void>((resolve, reject) => {
+      if (shown()) return resolve();
+      const timer = win.setTimeout(() => (observer.disconnect(), reject(new Error(`no hits for ${text}`))), timeoutMs);
+      const observer = new win.MutationObserver(() => {
+        if (!shown()) return;
+        observer.disconnect();
+        win.clearTimeout(timer);
+        resolve();
+      });
+      observer.observe(win.document.body, { childList: true, subtree: true });
+    });
+    const took = win.performance.now() - started;
+    input.value = '';
+    input.dispatchEvent(new win.Event('input', { bubbles: true }));
+    return took;
+  }, { text: query, timeoutMs: 10_000 }).then((took) => took - SEARCH_DELAY_MS);
+}
+
 export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser, 'host' | 'stopBackground'>, chunk: number, log: (line: string) => void, size = BENCH_SIZE): Promise<HistoryResult> {
   const { archive, words } = benchArchive(size);
   const text = JSON.stringify(archive);
@@ -209,15 +245,29 @@ export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser
     // Then as after the browser stopped the idle background: the next one reads the saved index
     // (its pieces are written in one transaction: once there is one, there are all).
     await job(host, { kind: 'settled', table: 'searchSnapshot', rows: 1, atLeast: true });
+    const asleep: number[] = [];
     const afterRestart: number[] = [];
+    const sidebar = sidebarViaHost(host);
     for (let restart = 0; restart < RESTARTS; restart++) {
-      await stopBackground();
       const query = queries[1 + (restart % (queries.length - 1))]!;
+      // The History view opened (its costs shown: the background answered, and the sidebar let go of
+      // what it read while the background last slept) when the browser stops the idle background…
+      await backToChat(sidebar);
+      await openView(sidebar, 'History');
+      await sidebar.waitFor((win) => win.document.querySelector('section.costs') && win.document.querySelector('.connection')?.getAttribute('data-state') === 'connected', null, 'the History view with its costs');
+      await stopBackground();
+      await sidebar.waitFor((win) => win.document.querySelector('.connection')?.getAttribute('data-state') === 'idle', null, 'the sidebar to see the background stopped');
+      // …then a search typed in it…
+      asleep.push(await searchWhileAsleep(sidebar, query));
+      const state = await sidebar.eval((win) => win.document.querySelector('.connection')?.getAttribute('data-state'), null);
+      if (state !== 'idle') throw new Error(`The search woke the background (the sidebar is ${state}): not the search of a sleeping background`);
+      // …and the first search of the background started again (what a chat's memory recall waits for).
       afterRestart.push(...(await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [{ query }], until: 'SEARCH_RESULTS' })));
     }
+    log(`  history: first searches with the background asleep ${asleep.map((ms) => ms.toFixed(0)).join(' ')} ms; of a restarted background ${afterRestart.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     const recall = await job(host, { kind: 'call', type: 'PREVIEW_RECALL', payloads: queries.map((query) => ({ question: `${query} and what else?` })), until: 'RECALL' });
     const exportMs = await exportFromSidebar(sidebarViaHost(host), size);
-    return { size, archiveMB: text.length / 1e6, importMs: importMs!, unpackMs: unpackMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchAfterRestartMs: summarize(afterRestart), searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
+    return { size, archiveMB: text.length / 1e6, importMs: importMs!, unpackMs: unpackMs!, openMs: summarize(open), firstSearchMs: firstSearch!, searchAsleepMs: summarize(asleep), searchAfterRestartMs: summarize(afterRestart), searchMs: summarize(search), recallMs: summarize(recall), exportMs: exportMs! };
   } finally {
     await server.close();
   }

@@ -40,6 +40,8 @@ function stepDoc(step: AgentStep) {
 
 const HEAD = 'history';
 const REST = 'history:rest';
+/** Which save the copy is: a reader that kept an earlier head knows it was replaced. */
+const STAMP = 'history:stamp';
 const shardId = (index: number) => `history:p${index}`;
 /** Hits read from the database at a time when some may be filtered out (memory's recall). */
 const ROWS_AT_ONCE = 60;
@@ -96,10 +98,10 @@ export class SearchIndex {
    * checked once that first search has had its reads (verify).
    */
   private async load(): Promise<void> {
-    const row = await this.db.searchSnapshot.get(HEAD);
-    if (!row || !isIndexHead(row.data)) return this.rebuild();
+    const copy = await readSavedCopy(this.db);
+    if (!copy) return this.rebuild();
     this.saved = true;
-    const view = new SavedIndex(row.data);
+    const { view } = copy;
     this.unverified = view;
     this.verifyTimer = setTimeout(() => this.verifySoon(), VERIFY_AFTER_MS);
     // Written to while the head was read: the copy is read whole and the writes applied to it.
@@ -127,7 +129,7 @@ export class SearchIndex {
       for (;;) {
         await this.ready();
         const seen = this.changes;
-        const rows = await this.db.transaction('r', [this.db.messages, this.db.steps], async () => (await this.db.messages.count()) + (await this.db.steps.count()));
+        const rows = await countRows(this.db);
         if (this.changes !== seen) {
           await new Promise((resolve) => setTimeout(resolve, VERIFY_AFTER_MS));
           continue;
@@ -202,6 +204,7 @@ export class SearchIndex {
         { id: HEAD, data: head },
         { id: REST, data: rest },
         ...shards.map((shard, i) => ({ id: shardId(i), data: shard })),
+        { id: STAMP, data: crypto.randomUUID() },
       ]);
       this.saved = true;
     });
@@ -265,21 +268,16 @@ export class SearchIndex {
       if (this.index) return this.index.search(query, options);
       const view = this.view;
       if (!view) continue; // a write came while it was read: wait for the index it leads to
-      const wanted = view.shardsFor(query);
-      const rows = (await this.db.searchSnapshot.bulkGet(wanted.map(shardId)));
+      const ranked = await rankFromCopy(this.db, view, query, options);
+      if (ranked) return ranked;
       // Gone under it (a save replaced the copy): search what replaced it.
-      if (rows.some((row) => !row)) {
-        if (this.view === view) this.view = undefined;
-        continue;
-      }
-      wanted.forEach((shard, i) => view.addShard(shard, rows[i]!.data as IndexShard));
-      return view.search(query, options.filter ? { ...options, limit: Number.POSITIVE_INFINITY } : options);
+      if (this.view === view) this.view = undefined;
     }
   }
 
   async search(text: string, limit = SEARCH_LIMIT): Promise<SearchHit[]> {
     const query = parseQuery(text);
-    const hits = await this.hits(await this.withText(await this.ranked(query, { mode: 'all', limit })), query);
+    const hits = await historyHits(this.db, await this.ranked(query, { mode: 'all', limit }), query);
     this.verifySoon();
     return hits;
   }
@@ -294,40 +292,100 @@ export class SearchIndex {
     const found: RankedText[] = [];
     for (let i = 0; i < ranked.length && found.length < limit; i += ROWS_AT_ONCE) {
       const batch = ranked.slice(i, i + ROWS_AT_ONCE).filter((hit) => !hit.key.startsWith('s:'));
-      found.push(...(await this.withText(batch)).filter((hit) => recallable(hit.meta)));
+      found.push(...(await withText(this.db, batch)).filter((hit) => recallable(hit.meta)));
     }
     this.verifySoon();
     return found.slice(0, limit);
   }
+}
 
-  /** The hits with their rows' text and metadata; a hit whose row went is dropped. */
-  private async withText(ranked: RankedKey[]): Promise<RankedText[]> {
-    const idOf = (hit: RankedKey) => hit.key.slice(2);
-    const [messages, steps] = await Promise.all([
-      this.db.messages.bulkGet(ranked.filter((hit) => hit.key.startsWith('m:')).map(idOf)),
-      this.db.steps.bulkGet(ranked.filter((hit) => hit.key.startsWith('s:')).map(idOf)),
-    ]);
-    const docs = new Map<string, { text: string; meta: HistoryDocMeta }>([
-      ...messages.filter((row) => row !== undefined).map((row) => messageDoc(row)),
-      ...steps.filter((row) => row !== undefined).map((step) => stepDoc(step)),
-    ].map((doc) => [doc.key, doc]));
-    return ranked.filter((hit) => docs.has(hit.key)).map((hit) => ({ key: hit.key, score: hit.score, ...docs.get(hit.key)! }));
-  }
+// ---- The saved copy, read without writing: by a background that just started, and by the sidebar
+// while the background sleeps (src/sidebar/sleeping-search.ts).
 
-  private async hits(ranked: RankedText[], query: Query): Promise<SearchHit[]> {
-    const ids = [...new Set(ranked.map((hit) => hit.meta.conversationId))];
-    const conversations = await this.db.conversations.bulkGet(ids);
-    const titles = new Map(conversations.filter((c) => c !== undefined).map((c) => [c.id, c.title]));
-    return ranked
-      .filter((hit) => titles.has(hit.meta.conversationId))
-      .map((hit) => ({
-        kind: hit.meta.kind,
-        id: hit.key.slice(2),
-        conversationId: hit.meta.conversationId,
-        conversationTitle: titles.get(hit.meta.conversationId)!,
-        messageId: hit.meta.messageId,
-        createdAt: hit.meta.createdAt,
-        snippet: snippet(hit.text, query),
-      }));
-  }
+export interface SavedCopy {
+  view: SavedIndex;
+  /** Which save it is; absent in copies saved before stamps were. */
+  stamp?: string;
+}
+
+/** The saved copy's head and stamp, read in one transaction; undefined when there is none. */
+export function readSavedCopy(db: JawadDatabase): Promise<SavedCopy | undefined> {
+  return db.transaction('r', db.searchSnapshot, async () => {
+    const [head, stamp] = await db.searchSnapshot.bulkGet([HEAD, STAMP]);
+    if (!head || !isIndexHead(head.data)) return undefined;
+    return { view: new SavedIndex(head.data), ...(typeof stamp?.data === 'string' ? { stamp: stamp.data } : {}) };
+  });
+}
+
+/**
+ * The stamp of the saved copy if it is still there: its head is deleted at the first write after
+ * the save, and a new save writes a new stamp. Reads no piece of the copy itself.
+ */
+export function savedCopyStamp(db: JawadDatabase): Promise<string | undefined> {
+  return db.transaction('r', db.searchSnapshot, async () => {
+    if ((await db.searchSnapshot.where('id').equals(HEAD).count()) === 0) return undefined;
+    const stamp = (await db.searchSnapshot.get(STAMP))?.data;
+    return typeof stamp === 'string' ? stamp : undefined;
+  });
+}
+
+/**
+ * The documents of a saved copy that best match, from the shards of the query's words
+ * (unfiltered: the metadata is in the rows, which the caller reads); undefined when the copy was
+ * replaced under it.
+ */
+export async function rankFromCopy(db: JawadDatabase, view: SavedIndex, query: Query, options: SearchOptions<HistoryDocMeta>): Promise<RankedKey[] | undefined> {
+  const wanted = view.shardsFor(query);
+  const rows = await db.searchSnapshot.bulkGet(wanted.map(shardId));
+  if (rows.some((row) => !row)) return undefined;
+  wanted.forEach((shard, i) => view.addShard(shard, rows[i]!.data as IndexShard));
+  return view.search(query, options.filter ? { ...options, limit: Number.POSITIVE_INFINITY } : options);
+}
+
+/** A search of the history view answered from a saved copy alone; undefined when the copy was replaced under it. */
+export async function searchCopy(db: JawadDatabase, view: SavedIndex, text: string): Promise<SearchHit[] | undefined> {
+  const query = parseQuery(text);
+  const ranked = await rankFromCopy(db, view, query, { mode: 'all', limit: SEARCH_LIMIT });
+  return ranked && historyHits(db, ranked, query);
+}
+
+/** Messages and steps, counted while nothing writes: a complete index has one document for each. */
+export function countRows(db: JawadDatabase): Promise<number> {
+  return db.transaction('r', [db.messages, db.steps], async () => (await db.messages.count()) + (await db.steps.count()));
+}
+
+/** Ranked hits as the history view shows them: with their conversation's title and a marked snippet. */
+export async function historyHits(db: JawadDatabase, ranked: RankedKey[], query: Query): Promise<SearchHit[]> {
+  return hits(db, await withText(db, ranked), query);
+}
+
+/** The hits with their rows' text and metadata; a hit whose row went is dropped. */
+async function withText(db: JawadDatabase, ranked: RankedKey[]): Promise<RankedText[]> {
+  const idOf = (hit: RankedKey) => hit.key.slice(2);
+  const [messages, steps] = await Promise.all([
+    db.messages.bulkGet(ranked.filter((hit) => hit.key.startsWith('m:')).map(idOf)),
+    db.steps.bulkGet(ranked.filter((hit) => hit.key.startsWith('s:')).map(idOf)),
+  ]);
+  const docs = new Map<string, { text: string; meta: HistoryDocMeta }>([
+    ...messages.filter((row) => row !== undefined).map((row) => messageDoc(row)),
+    ...steps.filter((row) => row !== undefined).map((step) => stepDoc(step)),
+  ].map((doc) => [doc.key, doc]));
+  return ranked.filter((hit) => docs.has(hit.key)).map((hit) => ({ key: hit.key, score: hit.score, ...docs.get(hit.key)! }));
+}
+
+async function hits(db: JawadDatabase, ranked: RankedText[], query: Query): Promise<SearchHit[]> {
+  const ids = [...new Set(ranked.map((hit) => hit.meta.conversationId))];
+  const conversations = await db.conversations.bulkGet(ids);
+  const titles = new Map(conversations.filter((c) => c !== undefined).map((c) => [c.id, c.title]));
+  return ranked
+    .filter((hit) => titles.has(hit.meta.conversationId))
+    .map((hit) => ({
+      kind: hit.meta.kind,
+      id: hit.key.slice(2),
+      conversationId: hit.meta.conversationId,
+      conversationTitle: titles.get(hit.meta.conversationId)!,
+      messageId: hit.meta.messageId,
+      createdAt: hit.meta.createdAt,
+      snippet: snippet(hit.text, query),
+    }));
 }

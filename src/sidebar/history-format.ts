@@ -7,6 +7,8 @@ export interface ConversationGroup {
 }
 
 const DAY_MS = 86_400_000;
+/** The pause in typing after which the history view searches. */
+export const SEARCH_DELAY_MS = 120;
 
 function startOfDay(time: number): number {
   const date = new Date(time);

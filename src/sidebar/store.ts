@@ -1,6 +1,7 @@
 import { computed, signal } from '@preact/signals';
 import { splitText, type BackgroundEvent, type Budgets, type Decision, type HarborOptions, type ModelPrice, type PlanEdit, type ProviderSettings, type VoiceSettings } from '../protocol';
 import { saveFile } from './files';
+import { SEARCH_DELAY_MS } from './history-format';
 import { PortClient, type ConnectionState, type Outgoing } from './port-client';
 import { applyEvent, initialState, withBackgroundGone, isStreaming, isWaiting, pendingPrompts, withOpenSteps, type ChatState } from './state';
 import { VoiceController } from './voice/controller';
@@ -290,7 +291,6 @@ transfer.subscribe(() => client.setKeepalive(busy()));
 /** The file chosen for import, kept until the user confirms or cancels the preview. */
 let pendingImport: { name: string; text: string } | undefined;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
-const SEARCH_DELAY_MS = 120;
 
 /** Saves what the background sent as a file: a conversation as Markdown. */
 function receiveFiles(event: BackgroundEvent): void {
@@ -300,12 +300,37 @@ function receiveFiles(event: BackgroundEvent): void {
 /** Searches as the user types, once they pause. */
 export function searchHistory(query: string): void {
   clearTimeout(searchTimer);
+  latestSearch = query;
   if (!query.trim()) {
     state.value = { ...state.value, search: undefined };
     return;
   }
-  searchTimer = setTimeout(() => send({ type: 'SEARCH_HISTORY', payload: { query } }), SEARCH_DELAY_MS);
+  // The background sleeps: get the saved index ready while the user types (sleeping-search.ts).
+  if (connection.value === 'idle') void sleepingSearch().then((module) => module.prepare()).catch(() => undefined);
+  searchTimer = setTimeout(() => void search(query), SEARCH_DELAY_MS);
 }
+
+let latestSearch = '';
+let sleeping: Promise<typeof import('./sleeping-search')> | undefined;
+const sleepingSearch = () => (sleeping ??= import('./sleeping-search'));
+
+/** Asks the background, unless it sleeps and the saved index can answer without waking it. */
+async function search(query: string): Promise<void> {
+  const askBackground = () => send({ type: 'SEARCH_HISTORY', payload: { query } });
+  if (connection.value !== 'idle') return void askBackground();
+  const module = await sleepingSearch();
+  const hits = await module.searchAsleep(query, askBackground).catch((error: unknown) => console.warn('Jawad: searching the saved index failed; the background searches', error));
+  if (!hits) return void askBackground();
+  if (latestSearch === query) state.value = { ...state.value, search: { query, hits } };
+}
+// Awake, the background answers searches and its writes may replace the saved index.
+connection.subscribe((next) => {
+  if (next !== 'idle') void sleeping?.then((module) => module.release());
+});
+// Its code loads with the History view rather than at the first search (the database's code in it took ~60 ms to load).
+view.subscribe((shown) => {
+  if (shown === 'history') void sleepingSearch();
+});
 
 export function renameConversation(conversationId: string, title: string): void {
   send({ type: 'RENAME_CONVERSATION', payload: { conversationId, title } });

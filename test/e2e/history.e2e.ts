@@ -134,10 +134,16 @@ for (const browserName of browsersUnderTest()) {
         await chat(sidebar, provider, 'Which shelf holds the copper ladle?', 'The top shelf, left of the sink.');
         // The index is saved a few seconds after the last write; the next background starts from it.
         await savedSearchIndex(sidebar);
+        // The History view is open when the browser stops the idle background (opening it asks the background for costs).
+        await openView(sidebar, 'History');
+        await sidebar.waitFor((win) => win.document.querySelector('section.costs'), null, 'the costs');
         await restarting.stopBackground();
+        await sidebar.waitFor((win) => win.document.querySelector('.connection')?.getAttribute('data-state') === 'idle', null, 'the sidebar to see the background stopped');
 
         expect(await search(sidebar, 'copper ladle')).toEqual([{ title: 'Which shelf holds the copper ladle?', marks: ['copper', 'ladle'] }]);
         expect(await search(sidebar, 'kettle')).toEqual([{ title: 'Where did I leave the blue kettle?', marks: ['kettle'] }]);
+        // The sidebar answered from the saved index itself: the background still sleeps.
+        expect(await sidebar.eval((win) => win.document.querySelector('.connection')?.getAttribute('data-state'), null)).toBe('idle');
         // A write after the restart: the saved copy is read whole and follows it.
         await backToChat(sidebar);
         await newChat(sidebar);

@@ -1,0 +1,81 @@
+/**
+ * History search while the background sleeps. Every write to history is the background's, so while
+ * it is stopped the saved copy of the search index (src/db/search-index.ts) is as current as the
+ * rows, and the sidebar searches it itself instead of waking the background: starting the
+ * background costs 100–250 ms before a search can even begin. Loaded only when the user searches
+ * while the background sleeps.
+ *
+ * Another window's sidebar may wake the background meanwhile: every search first checks that the
+ * copy it holds is still the saved one (its head is deleted at the first write after a save, and a
+ * new save has a new stamp), and leaves the search to the background when it is not.
+ */
+import type { SearchHit } from '../protocol';
+import { JawadDatabase } from '../db/database';
+import { countRows, readSavedCopy, savedCopyStamp, searchCopy, type SavedCopy } from '../db/search-index';
+
+let db: JawadDatabase | undefined;
+type StampedCopy = SavedCopy & { stamp: string };
+
+let copy: StampedCopy | undefined;
+/** Copies found not to cover every row (a background stopped between a write and deleting the head). */
+const distrusted = new Set<string>();
+/** Copies whose rows have been counted, or are being. */
+const checked = new Set<string>();
+
+/** Opens the database and reads the copy's head: called as the user starts typing. */
+export async function prepare(): Promise<void> {
+  await current();
+}
+
+let reading: Promise<StampedCopy | undefined> | undefined;
+
+/** The saved copy if it can answer: there, stamped, and not found short (one read at a time). */
+function current(): Promise<StampedCopy | undefined> {
+  return (reading ??= readCurrent().finally(() => (reading = undefined)));
+}
+
+async function readCurrent(): Promise<StampedCopy | undefined> {
+  db ??= new JawadDatabase();
+  const stamp = await savedCopyStamp(db);
+  if (!stamp || distrusted.has(stamp)) return undefined;
+  if (copy?.stamp === stamp) return copy;
+  const read = await readSavedCopy(db);
+  copy = read?.stamp === stamp ? { ...read, stamp } : undefined;
+  return copy;
+}
+
+/**
+ * The history view's hits for `text` from the saved copy, or undefined when there is none to trust
+ * (the background answers then). `onShort` is called if the copy turns out not to cover every row,
+ * after these hits were given: the background should answer again.
+ */
+export async function searchAsleep(text: string, onShort: () => void): Promise<SearchHit[] | undefined> {
+  const held = await current();
+  if (!held || !db) return undefined;
+  const hits = await searchCopy(db, held.view, text);
+  if (hits && !checked.has(held.stamp)) void check(db, held.view.size, held.stamp, onShort);
+  return hits;
+}
+
+/**
+ * Counts the rows once per copy, after its first search (counting 100k rows takes a quarter of a
+ * second): a complete copy has one document per message and step.
+ */
+async function check(from: JawadDatabase, documents: number, stamp: string, onShort: () => void): Promise<void> {
+  checked.add(stamp);
+  try {
+    if ((await countRows(from)) === documents) return;
+    distrusted.add(stamp);
+    if (copy?.stamp === stamp) copy = undefined;
+    onShort();
+  } catch (error) {
+    console.warn('Jawad: the saved search index was not checked against the rows', error);
+  }
+}
+
+/** The background is awake and answers searches again: let go of the copy and the connection. */
+export function release(): void {
+  db?.close();
+  db = undefined;
+  copy = undefined;
+}
