@@ -2,8 +2,8 @@
  * History search while the background sleeps. Every write to history is the background's, so while
  * it is stopped the saved copy of the search index (src/db/search-index.ts) is as current as the
  * rows, and the sidebar searches it itself instead of waking the background: starting the
- * background costs 100–250 ms before a search can even begin. Loaded only when the user searches
- * while the background sleeps.
+ * background costs 100–250 ms before a search can even begin. Its code loads with the History view;
+ * it opens the database only when the user types while the background sleeps.
  *
  * Another window's sidebar may wake the background meanwhile: every search first checks that the
  * copy it holds is still the saved one (its head is deleted at the first write after a save, and a
@@ -35,11 +35,12 @@ function current(): Promise<StampedCopy | undefined> {
 }
 
 async function readCurrent(): Promise<StampedCopy | undefined> {
-  db ??= new JawadDatabase();
-  const stamp = await savedCopyStamp(db);
+  // Its own name for the connection: release() may let go of it meanwhile (the read then fails, and the background answers).
+  const from = (db ??= new JawadDatabase());
+  const stamp = await savedCopyStamp(from);
   if (!stamp || distrusted.has(stamp)) return undefined;
   if (copy?.stamp === stamp) return copy;
-  const read = await readSavedCopy(db);
+  const read = await readSavedCopy(from);
   copy = read?.stamp === stamp ? { ...read, stamp } : undefined;
   return copy;
 }

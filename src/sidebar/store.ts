@@ -327,7 +327,7 @@ async function search(query: string): Promise<void> {
 connection.subscribe((next) => {
   if (next !== 'idle') void sleeping?.then((module) => module.release());
 });
-// Its code loads with the History view rather than at the first search (the database's code in it took ~60 ms to load).
+// Its code (with the database's) loads with the History view, so that the first search does not wait for it.
 view.subscribe((shown) => {
   if (shown === 'history') void sleepingSearch();
 });
