@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
 import { sleep, type JawadBrowser, type Sidebar } from '../../test/e2e/support/extension-browser';
 import { captureDownloads, download } from '../../test/e2e/support/downloads';
-import { backToChat, openView } from '../../test/e2e/support/flows';
+import { backgroundAsleep, backToChat, connectionState, openView } from '../../test/e2e/support/flows';
 import { SEARCH_DELAY_MS } from '../../src/sidebar/history-format';
 import { evalIn, sidebarViaHost } from './pages';
 import { BENCH_SIZE, benchArchive, type HistorySize } from './history-data';
@@ -256,10 +256,10 @@ export async function measureHistory({ host, stopBackground }: Pick<JawadBrowser
       await openView(sidebar, 'History');
       await sidebar.waitFor((win) => win.document.querySelector('section.costs') && win.document.querySelector('.connection')?.getAttribute('data-state') === 'connected', null, 'the History view with its costs');
       await stopBackground();
-      await sidebar.waitFor((win) => win.document.querySelector('.connection')?.getAttribute('data-state') === 'idle', null, 'the sidebar to see the background stopped');
+      await backgroundAsleep(sidebar);
       // …then a search typed in it…
       asleep.push(await searchWhileAsleep(sidebar, query));
-      const state = await sidebar.eval((win) => win.document.querySelector('.connection')?.getAttribute('data-state'), null);
+      const state = await connectionState(sidebar);
       if (state !== 'idle') throw new Error(`The search woke the background (the sidebar is ${state}): not the search of a sleeping background`);
       // …and the first search of the background started again (what a chat's memory recall waits for).
       afterRestart.push(...(await job(host, { kind: 'call', type: 'SEARCH_HISTORY', payloads: [{ query }], until: 'SEARCH_RESULTS' })));

@@ -37,11 +37,10 @@ function current(): Promise<StampedCopy | undefined> {
 async function readCurrent(): Promise<StampedCopy | undefined> {
   // Its own name for the connection: release() may let go of it meanwhile (the read then fails, and the background answers).
   const from = (db ??= new JawadDatabase());
-  const stamp = await savedCopyStamp(from);
-  if (!stamp || distrusted.has(stamp)) return undefined;
-  if (copy?.stamp === stamp) return copy;
-  const read = await readSavedCopy(from);
-  copy = read?.stamp === stamp ? { ...read, stamp } : undefined;
+  // A copy held already needs only its stamp checked; otherwise the head and stamp come in one read.
+  if (copy && (await savedCopyStamp(from)) === copy.stamp) return copy;
+  const { view, stamp } = (await readSavedCopy(from)) ?? {};
+  copy = view && stamp && !distrusted.has(stamp) ? { view, stamp } : undefined;
   return copy;
 }
 

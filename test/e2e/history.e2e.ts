@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
 import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/extension-browser';
 import { captureDownloads, downloaded } from './support/downloads';
-import { backToChat, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
+import { backgroundAsleep, backToChat, connectionState, launchReadyToChat, markAnswersSeen, openView, sendMessage, waitForAnswer } from './support/flows';
 
 /** Firefox unloads an idle background after this long (its own default is 30 s): after the index is saved (5 s). */
 const FIREFOX_IDLE_MS = 8_000;
@@ -138,12 +138,12 @@ for (const browserName of browsersUnderTest()) {
         await openView(sidebar, 'History');
         await sidebar.waitFor((win) => win.document.querySelector('section.costs'), null, 'the costs');
         await restarting.stopBackground();
-        await sidebar.waitFor((win) => win.document.querySelector('.connection')?.getAttribute('data-state') === 'idle', null, 'the sidebar to see the background stopped');
+        await backgroundAsleep(sidebar);
 
         expect(await search(sidebar, 'copper ladle')).toEqual([{ title: 'Which shelf holds the copper ladle?', marks: ['copper', 'ladle'] }]);
         expect(await search(sidebar, 'kettle')).toEqual([{ title: 'Where did I leave the blue kettle?', marks: ['kettle'] }]);
         // The sidebar answered from the saved index itself: the background still sleeps.
-        expect(await sidebar.eval((win) => win.document.querySelector('.connection')?.getAttribute('data-state'), null)).toBe('idle');
+        expect(await connectionState(sidebar)).toBe('idle');
         // A write after the restart: the saved copy is read whole and follows it.
         await backToChat(sidebar);
         await newChat(sidebar);

@@ -22,6 +22,16 @@ export async function openView(sidebar: Sidebar, label: 'Settings' | 'History' |
   await sidebar.waitFor((win, selector) => win.document.querySelector(selector), ({ Settings: 'form.settings', History: 'section.history', Tools: 'section.tools', Memory: 'section.memory-view' } as const)[label], `the ${label} view`);
 }
 
+/** What the sidebar's connection line says of the background: connecting, connected, reconnecting or idle. */
+export function connectionState(sidebar: Sidebar): Promise<string | null | undefined> {
+  return sidebar.eval((win) => win.document.querySelector('.connection')?.getAttribute('data-state'), null);
+}
+
+/** Waits until the sidebar has seen the browser stop the background (idle: nothing made it reconnect). */
+export async function backgroundAsleep(sidebar: Sidebar): Promise<void> {
+  await sidebar.waitFor((win) => win.document.querySelector('.connection')?.getAttribute('data-state') === 'idle', null, 'the sidebar to see the background stopped');
+}
+
 export async function backToChat(sidebar: Sidebar): Promise<void> {
   const inChat = await sidebar.eval((win) => Boolean(win.document.querySelector('.chat')), null);
   if (!inChat) await sidebar.click('.top-bar nav button[aria-pressed="true"]');
