@@ -157,15 +157,28 @@ export function visibleIn(rect: Clip | DOMRect, clip: Clip | undefined): boolean
   return !isEmptyClip(intersect(clip, rect));
 }
 
+/** An element's computed overflow, read once: several rules ask. */
+export interface Overflow {
+  x: string;
+  y: string;
+}
+
+export function overflowOf(style: CSSStyleDeclaration): Overflow {
+  // The shorthand is one read for both ("visible", or "hidden auto" when they differ).
+  const [x = '', y = x] = style.overflow.split(' ');
+  return x ? { x, y } : { x: style.overflowX, y: style.overflowY };
+}
+
 /**
  * The clip this element imposes on its descendants. Hidden or clipped overflow cuts content off for
- * good; a scroll box shows its content by scrolling, unless the box itself has no area.
+ * good; a scroll box shows its content by scrolling, unless the box itself has no area. `box` is
+ * measured only when the overflow is not simply visible.
  */
-export function clipFor(style: CSSStyleDeclaration, rect: DOMRect, inherited: Clip | undefined): Clip | undefined {
-  if (!overflows(style)) return inherited;
-  const overflow = `${style.overflowX} ${style.overflowY}`;
-  if (/hidden|clip/.test(overflow)) return intersect(inherited, rect);
-  if (/auto|scroll/.test(overflow) && (rect.width < 1 || rect.height < 1)) return intersect(inherited, rect);
+export function clipFor(overflow: Overflow, box: () => DOMRect, inherited: Clip | undefined): Clip | undefined {
+  if (overflow.x === 'visible' && overflow.y === 'visible') return inherited;
+  const both = `${overflow.x} ${overflow.y}`;
+  if (/hidden|clip/.test(both)) return intersect(inherited, box());
+  if (/auto|scroll/.test(both) && (box().width < 1 || box().height < 1)) return intersect(inherited, box());
   return inherited;
 }
 
@@ -249,38 +262,29 @@ export function filterOpacity(filter: string): number {
 /** Below this, a filter's opacity shows nothing a person can make out. */
 const INVISIBLE_FILTER_OPACITY = 0.05;
 
-/** The element's painting may clip it (a filter, `clip-path`, or `clip` on a positioned box). */
-function paints(style: CSSStyleDeclaration): boolean {
-  return style.filter !== 'none' || style.clipPath !== 'none' || (style.clip !== 'auto' && style.clip !== '' && style.position !== 'static');
-}
-
-/** Its overflow is not simply visible: it may clip what it contains. */
-function overflows(style: CSSStyleDeclaration): boolean {
-  return style.overflowX !== 'visible' || style.overflowY !== 'visible';
-}
-
 /**
  * The area the element's own painting clips itself and its descendants to (CSS `clip` on a
  * positioned box, `clip-path`; a filter that makes it transparent leaves none), or undefined.
  */
-export function paintClip(style: CSSStyleDeclaration, rect: DOMRect): Clip | undefined {
-  // Every element of a walk comes here: each style property read crosses into the browser, so each is read once.
+export function paintClip(style: CSSStyleDeclaration, box: () => DOMRect, position = style.position): Clip | undefined {
+  // Every element of a walk comes here: each style property read crosses into the browser, so each
+  // is read once, and the box is measured only when something clips.
   const filter = style.filter;
-  if (filter !== 'none' && filterOpacity(filter) < INVISIBLE_FILTER_OPACITY) return { left: rect.left, top: rect.top, right: rect.left, bottom: rect.top };
+  if (filter !== 'none' && filterOpacity(filter) < INVISIBLE_FILTER_OPACITY) return { left: box().left, top: box().top, right: box().left, bottom: box().top };
   let clip: Clip | undefined;
-  const position = style.position;
   if (position === 'absolute' || position === 'fixed') {
     const cssClip = style.clip;
-    if (cssClip !== 'auto') clip = cssClipArea(cssClip, rect);
+    if (cssClip !== 'auto') clip = cssClipArea(cssClip, box());
   }
   const clipPath = style.clipPath;
-  const path = clipPath === 'none' ? undefined : clipPathArea(clipPath, rect);
+  const path = clipPath === 'none' ? undefined : clipPathArea(clipPath, box());
   return path ? intersect(clip, path) : clip;
 }
 
 /**
  * How much transforms and zoom shrink the element (1: not at all): its drawn box against its
- * laid-out one, so `scale(0.01)` or `zoom: 0.05` text reads as the speck it is.
+ * laid-out one, so `scale(0.01)` or `zoom: 0.05` text reads as the speck it is. (The drawn text's
+ * own height is no measure: many lines of specks add up to a readable height.)
  */
 export function scaleOf(element: Element, rect: DOMRect): number {
   const box = element as HTMLElement;
@@ -288,14 +292,15 @@ export function scaleOf(element: Element, rect: DOMRect): number {
   return Math.sqrt((rect.width * rect.height) / (box.offsetWidth * box.offsetHeight));
 }
 
-/**
- * Whether what the element contains is drawn where it can be seen: inside the clip its own
- * overflow leaves (`contentClip`) and not pushed out of the page (text-indent: -9999px).
- */
+/** Text drawn where it can be seen: inside `clip`, and not pushed out of the page (text-indent: -9999px). */
+export function textShowsIn(rect: DOMRect, clip: Clip | undefined, view: Viewport | null): boolean {
+  return !isPushedOffPage(rect, view) && visibleIn(rect, clip);
+}
+
+/** Whether what the element contains is drawn where it can be seen (textShowsIn), inside the clip its own overflow leaves. */
 export function contentShows(element: Element, contentClip: Clip | undefined, view: Viewport | null, range = element.ownerDocument.createRange()): boolean {
   range.selectNodeContents(element);
-  const rect = range.getBoundingClientRect();
-  return !isPushedOffPage(rect, view) && visibleIn(rect, contentClip);
+  return textShowsIn(range.getBoundingClientRect(), contentClip, view);
 }
 
 // ---- The rule, applied to a whole subtree (reader, `get`, product facts) ------------------------
@@ -309,6 +314,16 @@ export interface TreeOptions {
   backgrounds?: BackgroundFinder;
   view?: Viewport;
   range?: Range;
+  /** Whether to note which elements are laid out as blocks (isBlock, visibleText's line breaks): a read per element. */
+  layout?: boolean;
+  /** The caller has judged the root where it sits: the clips it leaves its content, and whether its own text can be read. */
+  judgedRoot?: JudgedRoot;
+}
+
+export interface JudgedRoot {
+  contentClip: Clip | undefined;
+  paint: Clip | undefined;
+  textReadable: () => boolean;
 }
 
 /** A node to scan, with what its ancestors' clipping leaves (overflow, and paint that fixed cannot escape). */
@@ -325,6 +340,8 @@ interface ScanItem {
  */
 export class VisibleTree {
   private readonly hidden = new Set<Element>();
+  /** Rendered but not painted (visibility: hidden, opacity 0; display: contents): what is inside may still show. */
+  private readonly unpainted = new Set<Element>();
   private readonly mutedText = new Set<Text>();
   private readonly blocks = new Set<Element>();
   private readonly backgrounds: BackgroundFinder;
@@ -335,28 +352,46 @@ export class VisibleTree {
   /**
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
    * naming an element it lists), so its ancestors are not judged again; only what is inside it is.
+   * `judgedRoot`: the caller has judged the root itself too (the walk writing a block as one line),
+   * so the scan starts from what is inside it, within the clips the root leaves.
    * `backgrounds`: a finder shared with the caller's pass, whose cache spares a walk up the tree.
    * `view`: the window's viewport, when the caller has read it already; `range`: a range the caller
    * lends for measuring text (each measurement selects, then reads at once).
    */
-  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range }: TreeOptions = {}) {
+  private readonly layout: boolean;
+
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range, layout = true, judgedRoot }: TreeOptions = {}) {
     this.backgrounds = backgrounds;
+    this.layout = layout;
     this.viewport = view;
     this.range = range ?? root.ownerDocument.createRange();
     if (!rootShown && this.insideMarkedHidden(root)) {
       this.hidden.add(root);
       return;
     }
-    const stack: ScanItem[] = [{ element: root, ...(rootShown ? { clip: undefined, paint: undefined } : this.ancestorClips(root)) }];
+    const stack: ScanItem[] = judgedRoot ? this.insideJudged(judgedRoot) : [{ element: root, ...(rootShown ? { clip: undefined, paint: undefined } : this.ancestorClips(root)) }];
     while (stack.length > 0) {
       const children = this.visit(stack.pop()!);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
 
+  /** The root's own text judged as the caller says; its children to scan, within the clips it leaves. */
+  private insideJudged({ contentClip, paint, textReadable }: JudgedRoot): ScanItem[] {
+    this.judgeText(this.root, textReadable, contentClip);
+    const children: ScanItem[] = [];
+    for (let child = this.root.lastElementChild; child; child = child.previousElementSibling) children.push({ element: child, clip: contentClip, paint });
+    return children;
+  }
+
   /** The element itself was found hidden (its subtree goes with it). */
   isHidden(element: Element): boolean {
     return this.hidden.has(element);
+  }
+
+  /** Painted, as checkVisibility with opacity and visibility says, for an element the scan reached. */
+  isPainted(element: Element): boolean {
+    return !this.unpainted.has(element);
   }
 
   /** The element is hidden, or lies inside something hidden (for elements outside the scanned root: unknown, so false). */
@@ -383,7 +418,7 @@ export class VisibleTree {
 
   /** Laid out as a block (its text starts on a line of its own). */
   isBlock(element: Element): boolean {
-    return this.blocks.has(element);
+    return this.layout ? this.blocks.has(element) : !getComputedStyle(element).display.startsWith('inline');
   }
 
   /** A subtree read on its own (`get` on one element) is still hidden under an aria-hidden ancestor. */
@@ -400,17 +435,18 @@ export class VisibleTree {
     let paint: Clip | undefined;
     for (const ancestor of chain) {
       const style = getComputedStyle(ancestor);
-      const rect = () => ancestor.getBoundingClientRect();
-      ({ clip, paint } = this.clipsOf(style, rect, clip, paint));
-      if (overflows(style)) clip = clipFor(style, rect(), clip);
+      let measured: DOMRect | undefined;
+      const rect = () => (measured ??= ancestor.getBoundingClientRect());
+      ({ clip, paint } = this.clipsOf(style, rect, clip, paint, style.position));
+      clip = clipFor(overflowOf(style), rect, clip);
     }
     return { clip, paint };
   }
 
-  private clipsOf(style: CSSStyleDeclaration, rect: () => DOMRect, clip: Clip | undefined, paint: Clip | undefined): { clip: Clip | undefined; paint: Clip | undefined } {
-    const own = paints(style) ? paintClip(style, rect()) : undefined;
+  private clipsOf(style: CSSStyleDeclaration, rect: () => DOMRect, clip: Clip | undefined, paint: Clip | undefined, position: string): { clip: Clip | undefined; paint: Clip | undefined } {
+    const own = paintClip(style, rect, position);
     const nextPaint = own ? intersect(paint, own) : paint;
-    const overflow = style.position === 'fixed' ? undefined : clip;
+    const overflow = position === 'fixed' ? undefined : clip;
     return { clip: nextPaint ? intersect(overflow, nextPaint) : overflow, paint: nextPaint };
   }
 
@@ -429,6 +465,7 @@ export class VisibleTree {
     const children: Element[] = [];
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
     const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    if (!painted) this.unpainted.add(element);
     if (!painted && !element.checkVisibility()) {
       // display: contents (framework wrappers) has no box of its own, but its children do.
       if (getComputedStyle(element).display !== 'contents') return this.hide(element);
@@ -438,12 +475,13 @@ export class VisibleTree {
     const style = getComputedStyle(element);
     let box: DOMRect | undefined;
     const rect = () => (box ??= element.getBoundingClientRect());
-    if (style.position !== 'static' && isPushedOffPage(rect(), this.view())) return this.hide(element);
-    const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint);
+    const position = style.position;
+    if (position !== 'static' && isPushedOffPage(rect(), this.view())) return this.hide(element);
+    const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint, position);
     if (isEmptyClip(clip)) return this.hide(element);
-    const content = overflows(style) ? clipFor(style, rect(), clip) : clip;
+    const content = clipFor(overflowOf(style), rect, clip);
     if (isEmptyClip(content)) return this.hide(element);
-    if (!style.display.startsWith('inline')) this.blocks.add(element);
+    if (this.layout && !style.display.startsWith('inline')) this.blocks.add(element);
     this.judgeText(element, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
     return children.map((child) => ({ element: child, clip: content, paint }));
   }
@@ -460,8 +498,7 @@ export class VisibleTree {
 
   private textShows(text: Text, clip: Clip | undefined): boolean {
     this.range.selectNodeContents(text);
-    const rect = this.range.getBoundingClientRect();
-    return !isPushedOffPage(rect, this.view()) && visibleIn(rect, clip);
+    return textShowsIn(this.range.getBoundingClientRect(), clip, this.view());
   }
 }
 

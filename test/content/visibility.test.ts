@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipPathArea, contrast, cssClipArea, filterOpacity, hasInvisibleInk, isEmptyClip, parseColor } from '../../src/content/visibility';
+import { clipPathArea, contrast, cssClipArea, filterOpacity, hasInvisibleInk, isEmptyClip, parseColor, textShowsIn } from '../../src/content/visibility';
 
 /** A computed style with only what the ink rules read; `extra` holds properties read by name. */
 const style = (color: string, fontSize = '16px', extra: Record<string, string> = {}, backgroundImage = 'none') =>
@@ -34,6 +34,16 @@ describe('hasInvisibleInk', () => {
     expect(hasInvisibleInk(style('rgb(150, 150, 150)'), 'rgb(255, 255, 255)')).toBe(false);
     expect(hasInvisibleInk(style('rgb(255, 255, 255)'), undefined)).toBe(false);
     expect(hasInvisibleInk(style('rgb(255, 255, 255)'), 'rgb(13, 79, 74)')).toBe(false);
+  });
+});
+
+describe('textShowsIn', () => {
+  const drawn = (left: number, top: number, width: number, height: number) => ({ left, top, width, height, right: left + width, bottom: top + height }) as DOMRect;
+  const view = { scrollX: 0, scrollY: 0, innerWidth: 1280, innerHeight: 800 };
+
+  it('flags text pushed out of the page or outside what the clips leave', () => {
+    expect(textShowsIn(drawn(-10_000, 10, 300, 18), undefined, view)).toBe(false);
+    expect(textShowsIn(drawn(10, 10, 300, 18), { left: 400, top: 0, right: 800, bottom: 800 }, view)).toBe(false);
   });
 });
 

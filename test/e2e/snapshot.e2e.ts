@@ -178,6 +178,18 @@ for (const browserName of browsersUnderTest()) {
       }
     });
 
+    it('reads closed shadow roots, which only an extension can open', () => {
+      expect(first.text).toContain('In stock at 3 stores near you.');
+      expect(first.text).toMatch(/button "Check store stock" \[ref=e\d+\]/);
+      // A custom element's closed root, with the light content it slots.
+      expect(first.text).toContain('Fits true to size; the sleeves run long.');
+      expect(first.text).toMatch(/button "Open the size guide" \[ref=e\d+\]/);
+    });
+
+    it('reads text drawn in SVG', () => {
+      expect(first.text).toContain('Warmth: 3 of 5');
+    });
+
     it('keeps the same ref for the same element in a second snapshot', async () => {
       const second = await takeSnapshot(suite.jawad, url, 'user-snapshot2');
       const before = Object.fromEntries([...refsByTestid(first)].map(([testid, r]) => [testid, r.ref]));

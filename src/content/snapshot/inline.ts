@@ -70,8 +70,8 @@ export function isCell(element: Element): boolean {
  * as a table is read across (which "edit" link belongs to which record, which field to which
  * header cell), and one cell a line loses that. Only rows whose cells all read inline.
  */
-export function isTableRow(element: Element): boolean {
-  if (element.localName !== 'tr' && element.getAttribute('role') !== 'row') return false;
+export function isTableRow(element: Element, role: string): boolean {
+  if (element.localName !== 'tr' && role !== 'row') return false;
   const cells = element.children;
   if (cells.length < 2) return false;
   for (const cell of Array.from(cells)) if (!isCell(cell) || !readsInline(cell)) return false;

@@ -105,11 +105,19 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
-    const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range });
-    const text = clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
+    const text = element.firstElementChild ? visibleContent(element, read) : clean(element.textContent);
     if (text) return text;
     const image = element.querySelector('img[alt]');
     if (image) return clean(image.getAttribute('alt'));
   }
   return clean(element.getAttribute('title'));
+}
+
+/**
+ * The text of an element's content that shows, or all of it when none does. (An element holding
+ * only text needs no judging: its text either shows, or is the fallback anyway.)
+ */
+function visibleContent(element: Element, read: ReadAlready | undefined): string {
+  const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range });
+  return clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
 }

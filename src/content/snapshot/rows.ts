@@ -12,8 +12,8 @@ const PROSE = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'p
 export const ROW_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'gridcell']);
 
 /** A scroll box of the page (not the page itself) with more content than it shows. */
-export function isScroller(element: Element, style: CSSStyleDeclaration): boolean {
-  if (!/auto|scroll/.test(style.overflowY)) return false;
+export function isScroller(element: Element, overflowY: string): boolean {
+  if (!/auto|scroll/.test(overflowY)) return false;
   if (element === element.ownerDocument.body || element === element.ownerDocument.documentElement) return false;
   return element.scrollHeight > element.clientHeight + 1;
 }

@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
-import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
+import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -33,7 +33,8 @@ const LIST_TAGS = new Set(['ul', 'ol', 'tbody', 'table', 'dl', 'menu']);
 const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tree', 'feed', 'menu', 'treegrid']);
 
 // MASK_TAG: Jawad's own overlay over a tab it drives is not part of the page.
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed', MASK_TAG]);
+// Line breaks are read by the lines around them and have nothing of their own to list.
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed', 'br', 'wbr', MASK_TAG]);
 const FRAMES = new Set(['iframe', 'frame']);
 /**
  * Longer text is folded, and the line says so: the snapshot is for finding things and acting;
@@ -85,14 +86,26 @@ interface Segment {
 /** The only elements attachShadow() accepts (HTML spec): these and custom elements. */
 const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
+const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } }).chrome?.dom;
+
+/**
+ * Where a closed shadow root may be: in a custom element, or in a built-in element with nothing
+ * of its own that a widget draws into (its light content would not show beside the root).
+ * Asking the extension API costs a call into it per element: most elements are not asked.
+ */
+function mayHostClosedRoot(element: Element): boolean {
+  if (element.localName.includes('-')) return true;
+  if (!SHADOW_HOSTS.has(element.localName) || element.firstElementChild) return false;
+  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE && /\S/.test((child as Text).data)) return false;
+  return true;
+}
+
 /** Extensions may open closed shadow roots: chrome.dom in Chromium, openOrClosedShadowRoot in Firefox. */
 function shadowRootOf(element: Element): ShadowRoot | null {
   if (element.shadowRoot) return element.shadowRoot;
-  // Asking the extension API costs a call per element: only ask where a root can be.
-  if (!SHADOW_HOSTS.has(element.localName) && !element.localName.includes('-')) return null;
+  if (!mayHostClosedRoot(element)) return null;
   const firefox = (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
   if (firefox) return firefox;
-  const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } }).chrome?.dom;
   return chromeDom?.openOrClosedShadowRoot?.(element) ?? null;
 }
 
@@ -124,8 +137,8 @@ function quote(text: string): string {
 }
 
 /** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
-function isShown(painted: boolean, rect: DOMRect, view: Viewport, clip: Clip | undefined): boolean {
-  if (!painted) return false;
+function isShown(painted: boolean, rect: DOMRect | undefined, view: Viewport, clip: Clip | undefined): boolean {
+  if (!painted || !rect) return false;
   if (isPushedOffPage(rect, view)) return false;
   return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
 }
@@ -237,14 +250,14 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
   const line = walk.lines.length;
   return (child: Element): InlinePart => {
     if (SKIPPED.has(child.localName) || child.getAttribute('aria-hidden') === 'true') return 'skip';
-    const painted = child.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    const role = roleOf(child);
+    const painted = tree.isPainted(child);
     const unseen = !painted && (isStyledChoice(child) || takesClicksUnseen(child));
     if ((!painted || tree.isHidden(child)) && !unseen) return 'skip';
-    const box = child.getBoundingClientRect();
-    // Visually hidden text (1×1 and clipped, for screen readers) is not on screen.
-    if (painted && box.width <= 1 && box.height <= 1) return 'skip';
+    const role = roleOf(child);
+    // Text is judged by the tree (a screen-reader-only 1×1 box clips its text away); a control by its box.
     if (!isInteractive(child, role, false)) return 'read';
+    const box = child.getBoundingClientRect();
+    if (painted && box.width <= 1 && box.height <= 1) return 'skip';
     walk.coverChecks.push({ line, element: child, rect: box });
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, tree)}]`;
@@ -252,20 +265,21 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
 }
 
 /** The visible parts of an element the walk lists as one line, judged with what the walk has read already. */
-function treeOf(walk: Walk, root: Element): VisibleTree {
-  return new VisibleTree(root, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range });
+function treeOf(walk: Walk, root: Element, judgedRoot: JudgedRoot): VisibleTree {
+  // Its text is read by inlineText, which needs no line breaks between blocks.
+  return new VisibleTree(root, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range, layout: false, judgedRoot });
 }
 
 /** A block's text and inline controls as one line, the controls' refs in place. */
-function emitInline(walk: Walk, element: Element): void {
-  const tree = treeOf(walk, element);
+function emitInline(walk: Walk, element: Element, judged: JudgedRoot): void {
+  const tree = treeOf(walk, element, judged);
   const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
 }
 
 /** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
-function emitRow(walk: Walk, row: Element): void {
-  const tree = treeOf(walk, row);
+function emitRow(walk: Walk, row: Element, judged: JudgedRoot): void {
+  const tree = treeOf(walk, row, judged);
   const partOf = inlineParts(walk, tree);
   const shows = (node: Text) => !tree.mutes(node);
   const cells: string[] = [];
@@ -297,7 +311,7 @@ interface Inherited {
   parentPointer: boolean;
   clip: Clip | undefined;
   /** What clip-path, `clip` and filters of ancestors leave: unlike overflow, fixed position does not escape it. */
-  paint?: Clip;
+  paint: Clip | undefined;
   /** Inside a scroll box of the page (rows of a list may be what a click means). */
   inScroller: boolean;
   /** What the scroll boxes around show now. */
@@ -336,11 +350,15 @@ function rowsAreRecords(rows: readonly Element[]): boolean {
   return sample.filter((row) => row.matches(ACTIONABLE) || row.querySelector(ACTIONABLE) !== null).length * 2 >= sample.length;
 }
 
-/** An element still to visit, with what its ancestors pass down. */
-interface Pending {
-  element: Element;
+/** The children to visit next, and what their ancestors pass down to every one of them. */
+interface Descent {
+  children: readonly Element[];
   inherited: Inherited;
 }
+
+/** What the walk passes to the page's root element. */
+const TOP: Inherited = { insideControl: false, parentPointer: false, clip: undefined, paint: undefined, inScroller: false, scrolledInto: undefined };
+const NOTHING_INSIDE: Descent = { children: [], inherited: TOP };
 
 /** The element children the walk descends into (a window of them in long lists). */
 function childrenToVisit(walk: Walk, element: Element): Element[] {
@@ -360,70 +378,93 @@ function childrenToVisit(walk: Walk, element: Element): Element[] {
  * nothing inside it can show). The walk is a loop over a stack, not recursion: a page nested
  * thousands of levels deep must not overflow the call stack.
  */
-function visit(walk: Walk, element: Element, inherited: Inherited): Pending[] {
+function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   walk.elementCount++;
-  if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return [];
-  if (attachToOwner(walk, element)) return [];
+  if (outOfBudget(walk) || SKIPPED.has(element.localName) || element.getAttribute('aria-hidden') === 'true') return NOTHING_INSIDE;
+  if (attachToOwner(walk, element)) return NOTHING_INSIDE;
   // One check answers both questions for most elements: painted implies rendered.
   const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   if (!painted && !element.checkVisibility()) {
     // display:contents (slots, framework wrappers) has no box but its children do: see through it.
     // Anything else that fails here is display:none or content-visibility:hidden: nothing shows.
-    if (getComputedStyle(element).display !== 'contents') return [];
-    return childrenToVisit(walk, element).map((child) => ({ element: child, inherited }));
+    if (getComputedStyle(element).display !== 'contents') return NOTHING_INSIDE;
+    return { children: childrenToVisit(walk, element), inherited };
   }
-  const rect = element.getBoundingClientRect();
   const view = walk.view;
   const style = getComputedStyle(element);
-  // Each read of a style property crosses into the browser, for every element of the page: once each.
+  // Each read of a style property or a box crosses into the browser, for every element of the
+  // page: each is read once, and the box only when a rule needs it (most elements are containers).
   const position = style.position;
+  let measured: DOMRect | undefined;
+  const box = () => (measured ??= element.getBoundingClientRect());
   // A box pushed off the page takes its content along; a 0×0 anchor at the origin (a toolkit's
   // overlay layer) is no such box: what it holds is placed on its own.
-  if (isPushedOffPage(rect, view) && position !== 'static' && rect.width + rect.height > 0) return [];
+  if (position !== 'static' && isPushedOffPage(box(), view) && box().width + box().height > 0) return NOTHING_INSIDE;
   const { insideControl, parentPointer } = inherited;
   const overflowClip = position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
   const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
-  const own = paintClip(style, rect);
+  const own = paintClip(style, box, position);
   const clip = own ? intersect(around, own) : around;
   const paint = own ? intersect(inherited.paint, own) : inherited.paint;
-  const role = roleOf(element);
-  const shown = isShown(painted, rect, view, clip);
+  let seen: boolean | undefined;
+  const shown = () => (seen ??= isShown(painted, painted ? box() : undefined, view, clip));
   if (FRAMES.has(element.localName)) {
-    if (shown) framePlaceholder(walk, element);
-    return [];
+    if (shown()) framePlaceholder(walk, element);
+    return NOTHING_INSIDE;
   }
-  if (shown && OUT_OF_FLOW.has(position)) walk.overlays.push(rect);
-  const pointer = shown && style.cursor === 'pointer';
-  const reachable = shown || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(rect, clip));
-  const acts = reachable && (isInteractive(element, role, pointer && !parentPointer && !insideControl) || (!insideControl && isListRow(element, style, inherited.inScroller)));
-  // Text no one can read (font-size: 0, the colour of its background) is left out like hidden text.
-  const contentClip = clipFor(style, rect, clip);
-  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, rect)) && contentShows(element, contentClip, view, walk.range);
-  if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, rect, inherited.scrolledInto);
-  else if (shown && role === 'heading') {
+  if (OUT_OF_FLOW.has(position) && shown()) walk.overlays.push(box());
+  const role = roleOf(element);
+  // The cursor is inherited: only the outermost pointer counts, and never inside a control.
+  const pointer = !insideControl && style.cursor === 'pointer' && shown();
+  const candidate = isInteractive(element, role, pointer && !parentPointer) || (!insideControl && isListRow(element, style, inherited.inScroller));
+  const acts = candidate && (shown() || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(box(), clip)));
+  const overflow = overflowOf(style);
+  // Text no one can read (font-size: 0, the colour of its background) is left out like hidden
+  // text. Text is judged where it is drawn, not by its element's box: text overflowing a box of no
+  // height shows, text clipped away or pushed off the page does not.
+  const contentClip = clipFor(overflow, box, clip);
+  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range);
+  if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto);
+  else if (role === 'heading' && painted) {
     if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk), element.getAttribute('aria-level') ?? element.localName.slice(1)));
-  } else if (shown && !insideControl && isTableRow(element)) {
-    emitRow(walk, element);
-    return [];
-  } else if (shown && !insideControl && !namesControl(walk, element) && isInlineBlock(element)) {
-    if (readable()) emitInline(walk, element);
-    return [];
-  } else if (shown && !insideControl && !namesControl(walk, element)) {
+  } else if (!insideControl && isTableRow(element, role) && shown()) {
+    emitRow(walk, element, { contentClip, paint, textReadable: readable });
+    return NOTHING_INSIDE;
+  } else if (!insideControl && !namesControl(walk, element) && isInlineBlock(element) && painted) {
+    if (readable()) emitInline(walk, element, { contentClip, paint, textReadable: () => true });
+    return NOTHING_INSIDE;
+  } else if (!insideControl && !namesControl(walk, element)) {
     const text = ownText(element);
-    if (text && readable()) walk.lines.push(text);
+    if (text && painted && readable()) walk.lines.push(text);
   }
   // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
-  const named = (acts && !isContainer(element, role)) || (role === 'heading' && shown) || namesControl(walk, element);
-  const scroller = isScroller(element, style);
+  const named = (acts && !isContainer(element, role)) || (role === 'heading' && painted) || namesControl(walk, element);
+  if (named && !holdsMore(element)) return NOTHING_INSIDE;
+  if (element.localName === 'svg' && !element.querySelector(LISTED_IN_SVG)) return NOTHING_INSIDE;
+  const scroller = isScroller(element, overflow.y);
   const passed: Inherited = {
     insideControl: insideControl || named,
     parentPointer: pointer,
     clip: contentClip,
-    ...(paint ? { paint } : {}),
+    paint,
     inScroller: inherited.inScroller || scroller,
-    scrolledInto: scroller ? intersect(inherited.scrolledInto, rect) : inherited.scrolledInto,
+    scrolledInto: scroller ? intersect(inherited.scrolledInto, box()) : inherited.scrolledInto,
   };
-  return childrenToVisit(walk, element).map((child) => ({ element: child, inherited: passed }));
+  return { children: childrenToVisit(walk, element), inherited: passed };
+}
+
+/**
+ * What inside a named element (a link, a button, a heading, a label) can still have a line of its
+ * own: something to act on, a heading, a frame, a popup. Text there is the element's name already.
+ */
+const LISTED_INSIDE_NAMED = 'a[href],area[href],button,input,select,textarea,summary,iframe,frame,h1,h2,h3,h4,h5,h6,[role],[tabindex],[onclick],[contenteditable],slot';
+
+/** An icon's shapes have nothing to list; text, links and controls drawn in SVG do. */
+const LISTED_IN_SVG = 'a,text,foreignObject,[role],[tabindex],[onclick]';
+
+/** One query instead of judging every element of a link's or a label's content, which has nothing to list. */
+function holdsMore(named: Element): boolean {
+  return shadowRootOf(named) !== null || named.querySelector(LISTED_INSIDE_NAMED) !== null;
 }
 
 /** `## Title`: a heading as markdown writes it (levels 1–6). */
@@ -450,15 +491,17 @@ function namesControl(walk: Walk, element: Element): boolean {
   return element.localName === 'label' && Boolean((element as HTMLLabelElement).control?.checkVisibility());
 }
 
-const TOP: Inherited = { insideControl: false, parentPointer: false, clip: undefined, inScroller: false, scrolledInto: undefined };
-
 /** Visits the tree in document order (depth first), children in the order they appear. */
 function walkFrom(walk: Walk, root: Element): void {
-  const stack: Pending[] = [{ element: root, inherited: TOP }];
-  while (stack.length > 0 && !walk.partial) {
-    const { element, inherited } = stack.pop()!;
-    const children = visit(walk, element, inherited);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  // Two stacks side by side, not an object per element: a page has thousands.
+  const elements: Element[] = [root];
+  const passed: Inherited[] = [TOP];
+  while (elements.length > 0 && !walk.partial) {
+    const { children, inherited } = visit(walk, elements.pop()!, passed.pop()!);
+    for (let i = children.length - 1; i >= 0; i--) {
+      elements.push(children[i]!);
+      passed.push(inherited);
+    }
   }
 }
 
