@@ -118,6 +118,8 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
  * only text needs no judging: its text either shows, or is the fallback anyway.)
  */
 function visibleContent(element: Element, read: ReadAlready | undefined): string {
-  const tree = read?.tree?.root.contains(element) ? read.tree : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range });
+  const tree = read?.tree?.root.contains(element)
+    ? read.tree
+    : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range, ...(read?.judgedRoot ? { judgedRoot: read.judgedRoot } : {}) });
   return clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
 }

@@ -199,10 +199,12 @@ function markCovered(walk: Walk, segment: Segment): void {
  * Registers a ref for the element and returns how it reads: on its own line
  * `role "name" [ref=e1] [state] value="…"`, inline `[role "name" ref=e1 state value="…"]`.
  */
-function describeRef(walk: Walk, element: Element, role: string, inline?: VisibleTree): string {
+function describeRef(walk: Walk, element: Element, role: string, judged: { inline: VisibleTree } | { root: JudgedRoot }): string {
   const ref = walk.refs.refFor(element);
-  // Inside a block written as one line, the block's tree has judged the control's text already.
-  const read = inline ? { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree: inline } : walk;
+  // Inside a block written as one line, the block's tree has judged the control's text already;
+  // on a line of its own, the walk has judged the control itself.
+  const inline = 'inline' in judged ? judged.inline : undefined;
+  const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, ...('inline' in judged ? { tree: judged.inline } : { judgedRoot: judged.root }) };
   const name = isContainer(element, role) ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
@@ -220,10 +222,10 @@ function describeRef(walk: Walk, element: Element, role: string, inline?: Visibl
   return parts.join(' ');
 }
 
-function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scrolledInto: Clip | undefined): void {
+function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scrolledInto: Clip | undefined, judged: JudgedRoot): void {
   walk.coverChecks.push({ line: walk.lines.length, element, rect, scrolledInto });
   if (walk.popupOwners.size > 0) walk.ownerLines.set(element, { host: walk.lines, line: walk.lines.length });
-  walk.lines.push(`- ${describeRef(walk, element, role)}`);
+  walk.lines.push(`- ${describeRef(walk, element, role, { root: judged })}`);
 }
 
 /**
@@ -260,7 +262,7 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
     if (painted && box.width <= 1 && box.height <= 1) return 'skip';
     walk.coverChecks.push({ line, element: child, rect: box });
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
-    return `[${describeRef(walk, child, role, tree)}]`;
+    return `[${describeRef(walk, child, role, { inline: tree })}]`;
   };
 }
 
@@ -424,9 +426,10 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // height shows, text clipped away or pushed off the page does not.
   const contentClip = clipFor(overflow, box, clip);
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range);
-  if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto);
+  if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
   else if (role === 'heading' && painted) {
-    if (readable()) walk.lines.push(headingLine(accessibleName(element, role, walk), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+    const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, judgedRoot: { contentClip, paint, textReadable: () => true } };
+    if (readable()) walk.lines.push(headingLine(accessibleName(element, role, read), element.getAttribute('aria-level') ?? element.localName.slice(1)));
   } else if (!insideControl && isTableRow(element, role) && shown()) {
     emitRow(walk, element, { contentClip, paint, textReadable: readable });
     return NOTHING_INSIDE;
