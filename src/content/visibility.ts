@@ -348,6 +348,8 @@ export class VisibleTree {
   private readonly range: Range;
   /** Read when first needed: most trees (a control's name) never measure against the page. */
   private viewport: Viewport | null | undefined;
+  /** Whether blocks are noted as the scan goes (see TreeOptions.layout). */
+  private readonly layout: boolean;
 
   /**
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
@@ -358,8 +360,6 @@ export class VisibleTree {
    * `view`: the window's viewport, when the caller has read it already; `range`: a range the caller
    * lends for measuring text (each measurement selects, then reads at once).
    */
-  private readonly layout: boolean;
-
   constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range, layout = true, judgedRoot }: TreeOptions = {}) {
     this.backgrounds = backgrounds;
     this.layout = layout;

@@ -2,7 +2,10 @@
 import { secretOf } from '../secret';
 import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
 
-/** What a pass over the page (the snapshot walk) has read already and a name's text can reuse. */
+/**
+ * What a pass over the page (the snapshot walk) has read already and a name's text can reuse
+ * (`judgedRoot`: its judgement of the very element being named).
+ */
 export interface ReadAlready extends Omit<TreeOptions, 'rootShown'> {
   /** A tree judged around the element (the block a link sits in): its text is read from there. */
   tree?: VisibleTree;
@@ -120,6 +123,6 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
 function visibleContent(element: Element, read: ReadAlready | undefined): string {
   const tree = read?.tree?.root.contains(element)
     ? read.tree
-    : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range, ...(read?.judgedRoot ? { judgedRoot: read.judgedRoot } : {}) });
+    : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range, judgedRoot: read?.judgedRoot });
   return clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
 }

@@ -204,7 +204,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   // Inside a block written as one line, the block's tree has judged the control's text already;
   // on a line of its own, the walk has judged the control itself.
   const inline = 'inline' in judged ? judged.inline : undefined;
-  const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, ...('inline' in judged ? { tree: judged.inline } : { judgedRoot: judged.root }) };
+  const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree: inline, judgedRoot: 'root' in judged ? judged.root : undefined };
   const name = isContainer(element, role) ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
