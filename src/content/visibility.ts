@@ -157,6 +157,12 @@ export function visibleIn(rect: Clip | DOMRect, clip: Clip | undefined): boolean
   return !isEmptyClip(intersect(clip, rect));
 }
 
+/** The element's box, measured the first time a rule asks for it (a measurement crosses into the browser). */
+export function boxOf(element: Element): () => DOMRect {
+  let measured: DOMRect | undefined;
+  return () => (measured ??= element.getBoundingClientRect());
+}
+
 /** An element's computed overflow, read once: several rules ask. */
 export interface Overflow {
   x: string;
@@ -266,7 +272,7 @@ const INVISIBLE_FILTER_OPACITY = 0.05;
  * The area the element's own painting clips itself and its descendants to (CSS `clip` on a
  * positioned box, `clip-path`; a filter that makes it transparent leaves none), or undefined.
  */
-export function paintClip(style: CSSStyleDeclaration, box: () => DOMRect, position = style.position): Clip | undefined {
+export function paintClip(style: CSSStyleDeclaration, box: () => DOMRect, position: string): Clip | undefined {
   // Every element of a walk comes here: each style property read crosses into the browser, so each
   // is read once, and the box is measured only when something clips.
   const filter = style.filter;
@@ -435,8 +441,7 @@ export class VisibleTree {
     let paint: Clip | undefined;
     for (const ancestor of chain) {
       const style = getComputedStyle(ancestor);
-      let measured: DOMRect | undefined;
-      const rect = () => (measured ??= ancestor.getBoundingClientRect());
+      const rect = boxOf(ancestor);
       ({ clip, paint } = this.clipsOf(style, rect, clip, paint, style.position));
       clip = clipFor(overflowOf(style), rect, clip);
     }
@@ -473,8 +478,7 @@ export class VisibleTree {
       return children.map((child) => ({ element: child, clip: inherited, paint: inheritedPaint }));
     }
     const style = getComputedStyle(element);
-    let box: DOMRect | undefined;
-    const rect = () => (box ??= element.getBoundingClientRect());
+    const rect = boxOf(element);
     const position = style.position;
     if (position !== 'static' && isPushedOffPage(rect(), this.view())) return this.hide(element);
     const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint, position);

@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
-import { BackgroundFinder, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
+import { BackgroundFinder, boxOf, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -136,9 +136,8 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-/** Shown: `painted` (rendered, not visibility:hidden, not transparent), not pushed out of the page or clipped away. */
-function isShown(painted: boolean, rect: DOMRect | undefined, view: Viewport, clip: Clip | undefined): boolean {
-  if (!painted || !rect) return false;
+/** A painted element's box is shown: not pushed out of the page, bigger than a pixel, and not clipped away. */
+function isShown(rect: DOMRect, view: Viewport, clip: Clip | undefined): boolean {
   if (isPushedOffPage(rect, view)) return false;
   return rect.width > 1 && rect.height > 1 && visibleIn(rect, clip);
 }
@@ -397,8 +396,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // Each read of a style property or a box crosses into the browser, for every element of the
   // page: each is read once, and the box only when a rule needs it (most elements are containers).
   const position = style.position;
-  let measured: DOMRect | undefined;
-  const box = () => (measured ??= element.getBoundingClientRect());
+  const box = boxOf(element);
   // A box pushed off the page takes its content along; a 0×0 anchor at the origin (a toolkit's
   // overlay layer) is no such box: what it holds is placed on its own.
   if (position !== 'static' && isPushedOffPage(box(), view) && box().width + box().height > 0) return NOTHING_INSIDE;
@@ -409,7 +407,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const clip = own ? intersect(around, own) : around;
   const paint = own ? intersect(inherited.paint, own) : inherited.paint;
   let seen: boolean | undefined;
-  const shown = () => (seen ??= isShown(painted, painted ? box() : undefined, view, clip));
+  const shown = () => (seen ??= painted && isShown(box(), view, clip));
   if (FRAMES.has(element.localName)) {
     if (shown()) framePlaceholder(walk, element);
     return NOTHING_INSIDE;
@@ -428,8 +426,10 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range);
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
   else if (role === 'heading' && painted) {
-    const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, judgedRoot: { contentClip, paint, textReadable: () => true } };
-    if (readable()) walk.lines.push(headingLine(accessibleName(element, role, read), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+    if (readable()) {
+      const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, judgedRoot: { contentClip, paint, textReadable: () => true } };
+      walk.lines.push(headingLine(accessibleName(element, role, read), element.getAttribute('aria-level') ?? element.localName.slice(1)));
+    }
   } else if (!insideControl && isTableRow(element, role) && shown()) {
     emitRow(walk, element, { contentClip, paint, textReadable: readable });
     return NOTHING_INSIDE;
