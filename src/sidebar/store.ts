@@ -323,13 +323,22 @@ async function search(query: string): Promise<void> {
   if (!hits) return void askBackground();
   if (latestSearch === query) state.value = { ...state.value, search: { query, hits } };
 }
-// Awake, the background answers searches and its writes may replace the saved index.
+/**
+ * When the background goes to sleep under the History view, the saved index's head is read ahead
+ * and the database held open, so that a search typed then reads only what it asks for. Held open,
+ * the database also stays open in Chromium, which otherwise closes it 2 s after its last connection
+ * (the background's) went: reopening it took 100 ms and more with 100k messages in it. (Opening the
+ * view asks the background for costs, which wakes it: nothing is read ahead then.)
+ */
 connection.subscribe((next) => {
-  if (next !== 'idle') void sleeping?.then((module) => module.release());
+  if (next === 'idle' && view.value === 'history') void sleepingSearch().then((module) => module.prepare()).catch(() => undefined);
+  // Awake, the background answers searches and its writes may replace the saved index.
+  else if (next !== 'idle') void sleeping?.then((module) => module.release());
 });
-// Its code (with the database's) loads with the History view, so that the first search does not wait for it.
 view.subscribe((shown) => {
+  // Its code (with the database's) loads with the view, so that the first search does not wait for it.
   if (shown === 'history') void sleepingSearch();
+  else void sleeping?.then((module) => module.release());
 });
 
 export function renameConversation(conversationId: string, title: string): void {
