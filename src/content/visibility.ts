@@ -293,9 +293,27 @@ export function paintClip(style: CSSStyleDeclaration, box: () => DOMRect, positi
  * own height is no measure: many lines of specks add up to a readable height.)
  */
 export function scaleOf(element: Element, rect: DOMRect): number {
-  const box = element as HTMLElement;
-  if (!box.offsetWidth || !box.offsetHeight) return 1;
-  return Math.sqrt((rect.width * rect.height) / (box.offsetWidth * box.offsetHeight));
+  const laidOut = laidOutSize(element);
+  return laidOut ? Math.sqrt((rect.width * rect.height) / (laidOut.width * laidOut.height)) : 1;
+}
+
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+
+/**
+ * The element's size before transforms: its layout box, or for SVG its box in its own user units,
+ * which a viewBox draws at any size (its font sizes are in those units too).
+ */
+function laidOutSize(element: Element): { width: number; height: number } | undefined {
+  const size = element.namespaceURI === SVG_NAMESPACE ? svgBox(element as SVGGraphicsElement) : { width: (element as HTMLElement).offsetWidth, height: (element as HTMLElement).offsetHeight };
+  return size && size.width > 0 && size.height > 0 ? size : undefined;
+}
+
+function svgBox(element: SVGGraphicsElement): DOMRect | undefined {
+  try {
+    return typeof element.getBBox === 'function' ? element.getBBox() : undefined;
+  } catch {
+    return undefined; // Firefox throws for an element it does not render
+  }
 }
 
 /** Text drawn where it can be seen: inside `clip`, and not pushed out of the page (text-indent: -9999px). */
