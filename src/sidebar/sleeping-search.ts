@@ -3,7 +3,8 @@
  * it is stopped the saved copy of the search index (src/db/search-index.ts) is as current as the
  * rows, and the sidebar searches it itself instead of waking the background: starting the
  * background costs 100–250 ms before a search can even begin. Its code loads with the History view;
- * it opens the database only when the user types while the background sleeps.
+ * it opens the database when the background goes to sleep under the view, or the user types while
+ * it sleeps, and holds the database and the copy until the view closes.
  *
  * Another window's sidebar may wake the background meanwhile: every search first checks that the
  * copy it holds is still the saved one (its head is deleted at the first write after a save, and a
@@ -73,7 +74,7 @@ async function check(from: JawadDatabase, documents: number, stamp: string, onSh
   }
 }
 
-/** The background is awake and answers searches again: let go of the copy and the connection. */
+/** The History view closed: let go of the copy and the connection. */
 export function release(): void {
   db?.close();
   db = undefined;

@@ -324,16 +324,17 @@ async function search(query: string): Promise<void> {
   if (latestSearch === query) state.value = { ...state.value, search: { query, hits } };
 }
 /**
- * When the background goes to sleep under the History view, the saved index's head is read ahead
- * and the database held open, so that a search typed then reads only what it asks for. Held open,
- * the database also stays open in Chromium, which otherwise closes it 2 s after its last connection
- * (the background's) went: reopening it took 100 ms and more with 100k messages in it. (Opening the
- * view asks the background for costs, which wakes it: nothing is read ahead then.)
+ * When the background goes to sleep under the History view, the saved index is made ready (its
+ * head read, or only its stamp checked when the copy held is still the saved one), so that a
+ * search typed then reads only what it asks for: reading the head takes 100–250 ms with 100k
+ * messages, and in Chromium the first read after the background stopped is slow too (70–150 ms).
+ * The copy and the database stay held while the view shows, whether the background wakes or not;
+ * held open, the database also stays open in Chromium, which closes it 2 s after its last
+ * connection went (reopening it took 100 ms more). (Opening the view asks the background for
+ * costs, which wakes it: nothing is read ahead then.)
  */
 connection.subscribe((next) => {
   if (next === 'idle' && view.value === 'history') void sleepingSearch().then((module) => module.prepare()).catch(() => undefined);
-  // Awake, the background answers searches and its writes may replace the saved index.
-  else if (next !== 'idle') void sleeping?.then((module) => module.release());
 });
 view.subscribe((shown) => {
   // Its code (with the database's) loads with the view, so that the first search does not wait for it.
