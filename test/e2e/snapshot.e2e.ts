@@ -186,6 +186,15 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(/button "Open the size guide" \[ref=e\d+\]/);
     });
 
+    it('gives an editor one ref, its text as its value, or a long draft as content under it', () => {
+      expect(first.text).toMatch(/^- textbox "Report title" \[ref=e\d+\] \[editable\] value="Dry in a Lakeland downpour"$/m);
+      // Paragraphs of the draft are its content, not textboxes of their own; its link keeps a ref.
+      expect(first.text).toMatch(
+        /^- textbox "Trip report draft" \[ref=e\d+\] \[editable\]\n#### Day one\nWe left the car park at dawn and followed the \[link "north ridge trail" ref=e\d+ editable\] past the tarn\.\nRain came in from the west after lunch, so we dropped below the cloud line and ate in the hut\.\n/m,
+      );
+      expect(first.refs.filter((r) => r.role === 'textbox' && !r.name)).toEqual([]);
+    });
+
     it('reads text drawn in SVG', () => {
       expect(first.text).toContain('Warmth: 3 of 5');
     });

@@ -120,7 +120,7 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
  * The text of an element's content that shows, or all of it when none does. (An element holding
  * only text needs no judging: its text either shows, or is the fallback anyway.)
  */
-function visibleContent(element: Element, read: ReadAlready | undefined): string {
+export function visibleContent(element: Element, read: ReadAlready | undefined): string {
   const tree = read?.tree?.root.contains(element)
     ? read.tree
     : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range, judgedRoot: read?.judgedRoot });

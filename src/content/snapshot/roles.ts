@@ -39,8 +39,16 @@ export function implicitRole(element: Element): string {
     case 'dialog':
       return 'dialog';
     default:
-      return (element as HTMLElement).isContentEditable ? 'textbox' : 'generic';
+      return isEditingHost(element) ? 'textbox' : 'generic';
   }
+}
+
+/**
+ * An element made editable by its own contenteditable, not by an editable ancestor: the editor a
+ * user types into. What is inside it (paragraphs, headings of a post being written) is its content.
+ */
+export function isEditingHost(element: Element): boolean {
+  return (element as HTMLElement).isContentEditable && !(element.parentElement as HTMLElement | null)?.isContentEditable;
 }
 
 export function roleOf(element: Element): string {
@@ -61,7 +69,7 @@ export function isInteractive(element: Element, role: string, cursorPointer: boo
   if (tag === 'input') return (element as HTMLInputElement).type !== 'hidden';
   if (NATIVE_CONTROLS.has(tag) || (tag === 'a' && element.hasAttribute('href'))) return true;
   if (INTERACTIVE_ROLES.has(role)) return true;
-  if ((element as HTMLElement).isContentEditable && !(element.parentElement as HTMLElement | null)?.isContentEditable) return true;
+  if (isEditingHost(element)) return true;
   if (element.hasAttribute('onclick')) return true;
   const tabIndex = element.getAttribute('tabindex');
   // Lists with roving focus give every row but the current one tabindex=-1: all are rows to pick.

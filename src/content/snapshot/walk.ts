@@ -9,10 +9,10 @@ import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
 import { pageText } from './page-text';
-import { accessibleName } from './name';
+import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
-import { isInteractive, roleOf } from './roles';
+import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
 import { BackgroundFinder, boxOf, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
@@ -204,13 +204,15 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   // on a line of its own, the walk has judged the control itself.
   const inline = 'inline' in judged ? judged.inline : undefined;
   const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree: inline, judgedRoot: 'root' in judged ? judged.root : undefined };
-  const name = isContainer(element, role) ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
+  const container = isContainer(element, role);
+  const name = container ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
   if (name) parts.push(quote(name));
   parts.push(mark(`ref=${ref}`));
   for (const state of states(element, role)) parts.push(mark(state));
-  const value = valueOf(element);
+  // An editor's value is the text in it; a long one is listed as content below its line instead.
+  const value = valueOf(element) ?? (isEditingHost(element) && !container ? visibleContent(element, read) : undefined);
   if (value) parts.push(`value=${quote(clip(value, 60))}`);
   for (const id of (element.getAttribute('aria-labelledby') ?? '').split(/\s+/)) {
     const label = id ? element.ownerDocument.getElementById(id) : null;
@@ -481,11 +483,12 @@ const CONTAINER_TEXT = 200;
 
 /**
  * A role-less element that can be focused or clicked but holds a page's worth of text (the skip
- * link's target `<div id=maincontent tabindex=0>`, a clickable card with a story): it keeps its
- * ref, but its content is listed as content, not folded into a name.
+ * link's target `<div id=maincontent tabindex=0>`, a clickable card with a story), or an editor
+ * holding one (a post being written): it keeps its ref, but its content is listed as content, not
+ * folded into a name or a value.
  */
 function isContainer(element: Element, role: string): boolean {
-  return role === 'generic' && (element.textContent?.length ?? 0) > CONTAINER_TEXT;
+  return (role === 'generic' || (role === 'textbox' && isEditingHost(element))) && (element.textContent?.length ?? 0) > CONTAINER_TEXT;
 }
 
 /** A label of a rendered control, or the element a listed control is labelled by: its text is that control's name. */
