@@ -195,6 +195,10 @@ for (const browserName of browsersUnderTest()) {
       expect(first.refs.filter((r) => r.role === 'textbox' && !r.name)).toEqual([]);
     });
 
+    it('reads a row whose own text is hidden by font-size: 0 but whose children set their own size', () => {
+      expect(first.text).toMatch(/^\[link "Visa" ref=e\d+\] \[link "PayPal" ref=e\d+\] Secure checkout$/m);
+    });
+
     it('reads text drawn in SVG', () => {
       expect(first.text).toContain('Warmth: 3 of 5');
     });

@@ -436,7 +436,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
     emitRow(walk, element, { contentClip, paint, textReadable: readable });
     return NOTHING_INSIDE;
   } else if (!insideControl && !namesControl(walk, element) && isInlineBlock(element) && painted) {
-    if (readable()) emitInline(walk, element, { contentClip, paint, textReadable: () => true });
+    // The block's ink judges its own text only: inside a `font-size: 0` row of links (a layout
+    // trick) or an invisible paragraph, a child that sets its own size or colour shows.
+    emitInline(walk, element, { contentClip, paint, textReadable: readable });
     return NOTHING_INSIDE;
   } else if (!insideControl && !namesControl(walk, element)) {
     const text = ownText(element);
