@@ -11,13 +11,13 @@
 const DIGITS = 3;
 const BASE = 0x10000;
 
-const valueOf = (text: string, from: number): number => {
+const numberAt = (text: string, from: number): number => {
   let value = 0;
   for (let i = 0; i < DIGITS; i++) value = value * BASE + (text.charCodeAt(from + i) || 0);
   return value;
 };
 
-const textOf = (value: number): string => {
+const digitsOf = (value: number): string => {
   const codes: number[] = [];
   for (let i = 0; i < DIGITS; i++, value = Math.floor(value / BASE)) codes.unshift(value % BASE);
   return String.fromCharCode(...codes);
@@ -31,12 +31,12 @@ export function keyCuts(first: string, last: string, ranges: number): string[] {
   if (!(first < last) || ranges < 2) return [];
   let shared = 0;
   while (first[shared] === last[shared]) shared++;
-  const low = valueOf(first, shared);
-  const high = valueOf(last, shared);
+  const low = numberAt(first, shared);
+  const high = numberAt(last, shared);
   const prefix = first.slice(0, shared);
   const cuts: string[] = [];
   for (let i = 1; i < ranges; i++) {
-    const cut = prefix + textOf(Math.floor(low + ((high - low) * i) / ranges));
+    const cut = prefix + digitsOf(Math.floor(low + ((high - low) * i) / ranges));
     if (cut > first && cut < last && cut > (cuts.at(-1) ?? first)) cuts.push(cut);
   }
   return cuts;

@@ -1,5 +1,6 @@
 /** What a ref line says about an element besides its role and name: its state and current value. */
 import { secretOf } from '../secret';
+import { isEditingHost } from './roles';
 
 /** A checkbox with role=button that opens a menu (the CSS "checkbox hack"): checked means open. */
 export function isMenuToggle(element: Element, role: string): boolean {
@@ -30,7 +31,8 @@ export function states(element: Element, role: string): string[] {
   return out;
 }
 
-export function valueOf(element: Element): string | undefined {
+/** A field's value; an editor's is its text (`editorText`), when the caller wants it shown. */
+export function valueOf(element: Element, editorText?: () => string): string | undefined {
   if (element.localName === 'select') {
     const select = element as HTMLSelectElement;
     return select.selectedOptions[0]?.text;
@@ -42,5 +44,5 @@ export function valueOf(element: Element): string | undefined {
     if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'password'].includes(input.type)) return undefined;
     return input.value;
   }
-  return undefined;
+  return editorText && isEditingHost(element) ? editorText() : undefined;
 }

@@ -212,7 +212,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   parts.push(mark(`ref=${ref}`));
   for (const state of states(element, role)) parts.push(mark(state));
   // An editor's value is the text in it; a long one is listed as content below its line instead.
-  const value = valueOf(element) ?? (isEditingHost(element) && !container ? visibleContent(element, read) : undefined);
+  const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
   if (value) parts.push(`value=${quote(clip(value, 60))}`);
   for (const id of (element.getAttribute('aria-labelledby') ?? '').split(/\s+/)) {
     const label = id ? element.ownerDocument.getElementById(id) : null;
