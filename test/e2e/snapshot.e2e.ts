@@ -195,8 +195,8 @@ for (const browserName of browsersUnderTest()) {
       expect(first.refs.filter((r) => r.role === 'textbox' && !r.name)).toEqual([]);
     });
 
-    it('reads a row whose own text is hidden by font-size: 0 but whose children set their own size', () => {
-      expect(first.text).toMatch(/^\[link "Visa" ref=e\d+\] \[link "PayPal" ref=e\d+\] Secure checkout$/m);
+    it('reads a heading and a row whose own text is hidden by font-size: 0 but whose children set their own size', () => {
+      expect(first.text).toMatch(/^## We accept\n\[link "Visa" ref=e\d+\] \[link "PayPal" ref=e\d+\] Secure checkout$/m);
     });
 
     it('reads text drawn in SVG', () => {

@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { states, valueOf } from './states';
-import { BackgroundFinder, boxOf, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, VisibleTree, type Viewport } from '../visibility';
+import { BackgroundFinder, boxOf, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -428,8 +428,11 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range);
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
   else if (role === 'heading' && painted) {
-    if (readable()) {
-      const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, judgedRoot: { contentClip, paint, textReadable: () => true } };
+    // Its own ink judges its own text only: a child may set its own size inside a font-size: 0 heading.
+    const judgedRoot = { contentClip, paint, textReadable: readable };
+    const tree = element.firstElementChild ? treeOf(walk, element, judgedRoot) : undefined;
+    if (tree ? visibleText(tree) !== '' : readable()) {
+      const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree, judgedRoot };
       walk.lines.push(headingLine(accessibleName(element, role, read), element.getAttribute('aria-level') ?? element.localName.slice(1)));
     }
   } else if (!insideControl && isTableRow(element, role) && shown()) {
