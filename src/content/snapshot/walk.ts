@@ -428,10 +428,11 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range);
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
   else if (role === 'heading' && painted) {
+    const legible = readable();
+    const judgedRoot = { contentClip, paint, textReadable: () => legible };
     // Its own ink judges its own text only: a child may set its own size inside a font-size: 0 heading.
-    const judgedRoot = { contentClip, paint, textReadable: readable };
-    const tree = element.firstElementChild ? treeOf(walk, element, judgedRoot) : undefined;
-    if (tree ? visibleText(tree) !== '' : readable()) {
+    const tree = !legible && element.firstElementChild ? treeOf(walk, element, judgedRoot) : undefined;
+    if (legible || (tree && visibleText(tree) !== '')) {
       const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree, judgedRoot };
       walk.lines.push(headingLine(accessibleName(element, role, read), element.getAttribute('aria-level') ?? element.localName.slice(1)));
     }
