@@ -11,6 +11,7 @@
  * follows with a real `input` event (`execCommand` itself sends no beforeinput, in either browser).
  */
 import { JawadError } from '../../protocol/errors';
+import { isEditingHost } from '../snapshot/roles';
 import { afterFrameworks, keyboardEvent, NO_MODIFIERS, prepare } from './gestures';
 
 const MAX_KEYSTROKES = 2_000;
@@ -31,7 +32,7 @@ export function isTextField(element: Element): element is TextField {
 export function editingHost(element: Element): HTMLElement | null {
   if (!(element as HTMLElement).isContentEditable) return null;
   let host = element as HTMLElement;
-  while (host.parentElement?.isContentEditable) host = host.parentElement;
+  while (!isEditingHost(host)) host = host.parentElement!;
   return host;
 }
 
