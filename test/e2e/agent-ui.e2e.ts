@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { textReply, toolCallReply } from '../support/scripted-model';
-import { agentSwitchOn, shownSteps, startAgentTask, waitForPrompt, type ShownStep } from './support/agent-flows';
+import { agentSwitchOn, promptHadFocusOnAppear, shownSteps, startAgentTask, waitForPrompt, watchPromptFocus, type ShownStep } from './support/agent-flows';
 import { browsersUnderTest, type Sidebar } from './support/extension-browser';
 import { backToChat, launchReadyToChat, openView, useReadyJawad, waitForAnswer } from './support/flows';
 
@@ -78,8 +78,9 @@ for (const browserName of browsersUnderTest()) {
     it('asks before a click, runs it on "Allow once", and logs the step live', async () => {
       const page = await suite.jawad.openTab(`${suite.fixtures.url}/agent-ui.html`);
       suite.provider.enqueue(toolCall('click', { selector: '#go' }), finalText('I pressed Go.'));
-      await startAgentTask(suite.jawad.sidebar, 'click the Go button');
       const { sidebar } = suite.jawad;
+      await watchPromptFocus(sidebar);
+      await startAgentTask(sidebar, 'click the Go button');
 
       const prompt = await waitForPrompt(sidebar);
       expect(prompt.role).toBe('alertdialog');
@@ -91,6 +92,7 @@ for (const browserName of browsersUnderTest()) {
       expect(prompt.text).toContain('“Go”');
       expect(prompt.text).toContain('agent-ui.html');
       expect(prompt.focusInside).toBe(true);
+      expect(await promptHadFocusOnAppear(sidebar)).toBe(true);
       expect(prompt.buttons.map((b) => b.id)).toEqual(['decision-allow-once', 'decision-allow-site', 'decision-allow-session', 'decision-deny', 'decision-deny-all']);
       expect(prompt.buttons.every((b) => b.tabbable && !b.ariaDisabled)).toBe(true);
       // While the user decides, the page is untouched and the log says the step waits.

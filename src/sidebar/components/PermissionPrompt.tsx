@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { AgentStep, Decision, Egress } from '../../protocol';
 import { answeringStep, bridgeStatus, pendingPrompt, respondToPermission } from '../store';
 import { LEVEL_LABELS, paramsJson, siteLabel, summarizeParams } from '../step-format';
@@ -24,11 +24,13 @@ const EGRESS_LABELS: Record<Egress['kind'], string> = { text: 'Text it would typ
 
 /**
  * Focus moves into the prompt when it appears, so keyboard and screen-reader users meet it at once,
- * and goes back where it was once the step is answered.
+ * and goes back where it was once the step is answered. A layout effect, so the prompt is never shown
+ * without focus: a plain effect waits for the next frame (up to 100 ms in a sidebar not painting), and a
+ * key pressed in that gap would still go to the composer.
  */
 function useFocusOnAppear(stepId: string) {
   const dialog = useRef<HTMLElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const element = dialog.current;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     element?.focus();

@@ -62,6 +62,30 @@ export async function waitForPrompt(sidebar: Sidebar, after = ''): Promise<Shown
   return shown!;
 }
 
+/**
+ * Watches for the next permission prompt and notes whether focus was inside it the moment it was
+ * added: a mutation observer runs right after the sidebar's render, before any later frame could move
+ * focus, so a prompt that takes focus only after a frame is caught every time, not by chance.
+ */
+export function watchPromptFocus(sidebar: Sidebar): Promise<void> {
+  return sidebar.eval((win) => {
+    const state = win as unknown as { __promptFocus?: boolean };
+    delete state.__promptFocus;
+    const observer = new win.MutationObserver(() => {
+      const prompt = win.document.querySelector('[data-testid=permission-prompt]');
+      if (!prompt) return;
+      state.__promptFocus = prompt.contains(win.document.activeElement);
+      observer.disconnect();
+    });
+    observer.observe(win.document.body, { childList: true, subtree: true });
+  }, null);
+}
+
+/** What watchPromptFocus noted: whether the prompt had focus when it appeared. */
+export function promptHadFocusOnAppear(sidebar: Sidebar): Promise<boolean | undefined> {
+  return sidebar.eval((win) => (win as unknown as { __promptFocus?: boolean }).__promptFocus, null);
+}
+
 /** Whether the prompt's "Allow on this site" is switched off (critical steps, submits). */
 export const siteGrantOffered = (prompt: ShownPrompt): boolean => !prompt.buttons.find((button) => button.id === 'decision-allow-site')?.ariaDisabled;
 
