@@ -3,34 +3,48 @@
  * reading a few small pieces rather than the whole index. Read whole, 100k messages' index took
  * Firefox ~0.5 s (half of it the 120k documents' keys and metadata, a third the postings).
  *
- * - the head: every document's key (one string) and length, and the sorted terms with where each
- *   shard of them starts — what ranking needs, a few megabytes;
- * - shards: the postings of neighbouring terms, about a megabyte each — a search reads those of its
- *   words (a prefix's terms are neighbours too);
+ * - the head: every document's length, and the sorted terms with where each shard of them starts —
+ *   what ranking needs, under a megabyte;
+ * - shards: the postings of neighbouring terms, 32 kB each (a very common word's alone may be more)
+ *   — a search reads those of its words (a prefix's terms are neighbours too), once;
+ * - key pieces: the documents' keys, 256 to a piece — read after ranking, for the hits only (in the
+ *   head, 100k messages' keys made it 5 MB, and reading it took 100–250 ms);
  * - the rest: what only a full load needs (documents' metadata and text hashes).
  *
  * Pure: search-index.ts stores the pieces and reads them back.
  */
 import { bestSlots, lowerBound, neededTerms, scoreSlots, termsStarting, type Query, type SearchOptions, type TextIndexData } from './text-index';
 
-/** About this many posting numbers (4 bytes each) go into one shard. */
-const SHARD_NUMBERS = 1 << 18;
+/**
+ * About this many numbers (4 bytes each: postings and the terms' offsets) go into one shard: 32 kB,
+ * under the 64 kB above which Chromium stores a value as a blob file of its own
+ * (IDBValueWrapper::kWrapThreshold). Reading one 1 MB shard took a restarted background 10–20 ms,
+ * and memory's recall waits for one or two; a small one reads in a millisecond or two.
+ */
+const SHARD_NUMBERS = 1 << 13;
+/** Documents' keys per piece: 256 keys of 38 characters (m: and a UUID) are 10 kB; a search reads one piece per hit at most. */
+const KEYS_PER_PIECE = 256;
 
 export interface IndexHead {
-  format: 2;
-  /** Document i's key is keyText[keyEnds[i - 1]…keyEnds[i]) (0 for the first). */
-  keyText: string;
-  keyEnds: Uint32Array;
+  format: 3;
   lengths: Uint32Array;
   terms: string[];
   /** Shard i holds terms[shardStarts[i]…shardStarts[i + 1]). */
   shardStarts: Uint32Array;
+  /** Key piece i holds the keys of documents i × keysPerPiece onwards. */
+  keysPerPiece: number;
 }
 
 export interface IndexShard {
   /** Its term j's postings are postings[offsets[j]…offsets[j + 1]). */
   offsets: Uint32Array;
   postings: Uint32Array;
+}
+
+/** Its document j's key is keyText[keyEnds[j - 1]…keyEnds[j]) (0 for the first). */
+export interface KeyPiece {
+  keyText: string;
+  keyEnds: Uint32Array;
 }
 
 export interface IndexRest<M> {
@@ -42,16 +56,15 @@ export interface SplitIndex<M> {
   head: IndexHead;
   rest: IndexRest<M>;
   shards: IndexShard[];
+  keys: KeyPiece[];
 }
 
-/** Cuts a saved TextIndex into its head, rest and shards. */
-export function splitIndex<M>(data: TextIndexData<M>, shardNumbers = SHARD_NUMBERS): SplitIndex<M> {
-  const keyEnds = new Uint32Array(data.keys.length);
-  let end = 0;
-  data.keys.forEach((key, i) => (keyEnds[i] = end += key.length));
+/** Cuts a saved TextIndex into its head, rest, shards and key pieces. */
+export function splitIndex<M>(data: TextIndexData<M>, shardNumbers = SHARD_NUMBERS, keysPerPiece = KEYS_PER_PIECE): SplitIndex<M> {
   const starts = [0];
   for (let term = 1; term < data.terms.length; term++) {
-    if (data.offsets[term]! - data.offsets[starts.at(-1)!]! >= shardNumbers) starts.push(term);
+    const start = starts.at(-1)!;
+    if (data.offsets[term]! - data.offsets[start]! + (term - start) >= shardNumbers) starts.push(term);
   }
   starts.push(data.terms.length);
   const shards: IndexShard[] = [];
@@ -62,15 +75,24 @@ export function splitIndex<M>(data: TextIndexData<M>, shardNumbers = SHARD_NUMBE
       postings: data.postings.slice(base, data.offsets[starts[i + 1]!]!),
     });
   }
+  const keys: KeyPiece[] = [];
+  for (let first = 0; first < data.keys.length; first += keysPerPiece) {
+    const piece = data.keys.slice(first, first + keysPerPiece);
+    let end = 0;
+    keys.push({ keyText: piece.join(''), keyEnds: Uint32Array.from(piece, (key) => (end += key.length)) });
+  }
   return {
-    head: { format: 2, keyText: data.keys.join(''), keyEnds, lengths: data.lengths, terms: data.terms, shardStarts: Uint32Array.from(starts) },
+    head: { format: 3, lengths: data.lengths, terms: data.terms, shardStarts: Uint32Array.from(starts), keysPerPiece },
     rest: { metas: data.metas, hashes: data.hashes },
     shards,
+    keys,
   };
 }
 
+const keysOf = ({ keyText, keyEnds }: KeyPiece): string[] => Array.from(keyEnds, (end, j) => keyText.slice(keyEnds[j - 1] ?? 0, end));
+
 /** The whole index back from its pieces, as TextIndex.load takes it. */
-export function joinIndex<M>({ head, rest, shards }: SplitIndex<M>): TextIndexData<M> {
+export function joinIndex<M>({ head, rest, shards, keys }: SplitIndex<M>): TextIndexData<M> {
   const size = shards.reduce((sum, shard) => sum + shard.postings.length, 0);
   const postings = new Uint32Array(size);
   const offsets = new Uint32Array(head.terms.length + 1);
@@ -81,21 +103,16 @@ export function joinIndex<M>({ head, rest, shards }: SplitIndex<M>): TextIndexDa
     for (let j = 1; j < shard.offsets.length; j++) offsets[first + j] = base + shard.offsets[j]!;
     base += shard.postings.length;
   });
-  return {
-    keys: Array.from(head.keyEnds, (end, i) => head.keyText.slice(head.keyEnds[i - 1] ?? 0, end)),
-    metas: rest.metas,
-    lengths: head.lengths,
-    hashes: rest.hashes,
-    terms: head.terms,
-    offsets,
-    postings,
-  };
+  return { keys: keys.flatMap(keysOf), metas: rest.metas, lengths: head.lengths, hashes: rest.hashes, terms: head.terms, offsets, postings };
 }
+
+/** How many key pieces a copy with this head has. */
+export const keyPieceCount = (head: IndexHead): number => Math.ceil(head.lengths.length / head.keysPerPiece);
 
 /** Whether a value read back from the database is a head this code wrote. */
 export function isIndexHead(value: unknown): value is IndexHead {
   const head = value as Partial<IndexHead> | null;
-  return head?.format === 2 && typeof head.keyText === 'string' && head.keyEnds instanceof Uint32Array && head.lengths instanceof Uint32Array && Array.isArray(head.terms) && head.shardStarts instanceof Uint32Array;
+  return head?.format === 3 && head.lengths instanceof Uint32Array && Array.isArray(head.terms) && head.shardStarts instanceof Uint32Array && Number.isInteger(head.keysPerPiece) && head.keysPerPiece! > 0;
 }
 
 /** A ranked document of a saved index: its key only (the rows hold the rest). */
@@ -104,12 +121,26 @@ export interface RankedKey {
   score: number;
 }
 
-/** Searches a saved index, given the shards of the query's terms (shardsFor says which). */
+/** A ranked document of a saved index before its key is read: its number in the copy. */
+export interface RankedSlot {
+  slot: number;
+  score: number;
+}
+
+/**
+ * Searches a saved index, given the shards of the query's terms, and names what it found given their
+ * key pieces (shardsToRead and keyPiecesToRead say which are still to read; what is read is kept).
+ */
 export class SavedIndex {
   private readonly shards = new Map<number, IndexShard>();
+  private readonly keyPieces = new Map<number, KeyPiece>();
   private readonly totalLength: number;
 
-  constructor(readonly head: IndexHead) {
+  constructor(
+    readonly head: IndexHead,
+    /** Which save it is (absent in copies saved before stamps were): a piece is read only with it. */
+    readonly stamp?: string,
+  ) {
     this.totalLength = head.lengths.reduce((sum, length) => sum + length, 0);
   }
 
@@ -118,27 +149,48 @@ export class SavedIndex {
     return this.head.lengths.length;
   }
 
-  /** The shards holding the terms each query word stands for. */
-  shardsFor(query: Query): number[] {
+  /** The shards holding the terms each query word stands for that have not been read yet (a read one is kept). */
+  shardsToRead(query: Query): number[] {
     const shards = new Set<number>();
     for (const group of this.groups(query)) for (const term of group) shards.add(this.shardOf(this.termIndex(term)));
-    return [...shards];
+    return [...shards].filter((shard) => !this.shards.has(shard));
   }
 
   addShard(index: number, shard: IndexShard): void {
     this.shards.set(index, shard);
   }
 
-  search(query: Query, options: Pick<SearchOptions<unknown>, 'mode' | 'minTerms' | 'limit'>): RankedKey[] {
+  search(query: Query, options: Pick<SearchOptions<unknown>, 'mode' | 'minTerms' | 'limit'>): RankedSlot[] {
     const groups = this.groups(query);
     if (groups.length === 0 || (options.mode === 'all' && groups.some((group) => group.length === 0))) return [];
-    const { lengths, keyText, keyEnds } = this.head;
+    const { lengths } = this.head;
     const scored = scoreSlots(
       groups.map((group) => group.map((term) => this.postings(term))),
       { count: lengths.length, slots: lengths.length, totalLength: this.totalLength, lengthOf: (slot) => lengths[slot]! },
       neededTerms(options, groups.length),
     );
-    return bestSlots(scored, options.limit).map((slot) => ({ key: keyText.slice(keyEnds[slot - 1] ?? 0, keyEnds[slot]), score: scored.scores[slot]! }));
+    return bestSlots(scored, options.limit).map((slot) => ({ slot, score: scored.scores[slot]! }));
+  }
+
+  /** The key pieces naming these documents that have not been read yet. */
+  keyPiecesToRead(ranked: RankedSlot[]): number[] {
+    const pieces = new Set(ranked.map(({ slot }) => Math.floor(slot / this.head.keysPerPiece)));
+    return [...pieces].filter((piece) => !this.keyPieces.has(piece));
+  }
+
+  addKeys(index: number, piece: KeyPiece): void {
+    this.keyPieces.set(index, piece);
+  }
+
+  /** The ranked documents by key. */
+  keyed(ranked: RankedSlot[]): RankedKey[] {
+    return ranked.map(({ slot, score }) => {
+      const index = Math.floor(slot / this.head.keysPerPiece);
+      const piece = this.keyPieces.get(index);
+      if (!piece) throw new Error(`The saved index's key piece ${index} was not read before naming its documents`);
+      const j = slot - index * this.head.keysPerPiece;
+      return { key: piece.keyText.slice(piece.keyEnds[j - 1] ?? 0, piece.keyEnds[j]), score };
+    });
   }
 
   private groups(query: Query): string[][] {

@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
 import type { AgentStep, SearchHit } from '../protocol';
 import type { JawadDatabase, MessageRow, RowChange, SearchSnapshot } from './database';
-import { isIndexHead, joinIndex, SavedIndex, splitIndex, type IndexRest, type IndexShard, type RankedKey } from './saved-index';
+import { isIndexHead, joinIndex, keyPieceCount, SavedIndex, splitIndex, type IndexRest, type IndexShard, type KeyPiece, type RankedKey, type RankedSlot } from './saved-index';
 import { parseQuery, snippet, TextIndex, type Query, type Ranked, type SearchOptions } from './text-index';
 
 export interface HistoryDocMeta {
@@ -43,6 +43,7 @@ const REST = 'history:rest';
 /** Which save the copy is: a reader that kept an earlier head knows it was replaced. */
 const STAMP = 'history:stamp';
 const shardId = (index: number) => `history:p${index}`;
+const keysId = (index: number) => `history:k${index}`;
 /** Hits read from the database at a time when some may be filtered out (memory's recall). */
 const ROWS_AT_ONCE = 60;
 /** How long after a restart the saved copy is checked when no search came (and between tries). */
@@ -168,10 +169,14 @@ export class SearchIndex {
 
   /** The saved copy read whole (its pieces outlive the deleted head until the next save). */
   private async readWhole(view: SavedIndex): Promise<void> {
-    const count = view.head.shardStarts.length - 1;
-    const [rest, ...shards] = (await this.db.searchSnapshot.bulkGet([REST, ...Array.from({ length: count }, (_, i) => shardId(i))]));
-    if (!rest || shards.some((shard) => !shard) || this.distrusted.has(view)) return this.rebuild();
-    const data = joinIndex<HistoryDocMeta>({ head: view.head, rest: rest.data as IndexRest<HistoryDocMeta>, shards: shards.map((shard) => shard!.data as IndexShard) });
+    const shardIds = Array.from({ length: view.head.shardStarts.length - 1 }, (_, i) => shardId(i));
+    const keyIds = Array.from({ length: keyPieceCount(view.head) }, (_, i) => keysId(i));
+    const pieces = await readPieces(this.db, view, [REST, ...shardIds, ...keyIds]);
+    if (!pieces || this.distrusted.has(view)) return this.rebuild();
+    const [rest, ...others] = pieces;
+    const shards = others.slice(0, shardIds.length) as IndexShard[];
+    const keys = others.slice(shardIds.length) as KeyPiece[];
+    const data = joinIndex<HistoryDocMeta>({ head: view.head, rest: rest as IndexRest<HistoryDocMeta>, shards, keys });
     this.settle(TextIndex.load(data), view);
   }
 
@@ -195,7 +200,7 @@ export class SearchIndex {
     clearTimeout(this.saveTimer);
     const index = this.index;
     if (!index) return;
-    const { head, rest, shards } = splitIndex(index.save(), this.shardNumbers);
+    const { head, rest, shards, keys } = splitIndex(index.save(), this.shardNumbers);
     await this.db.transaction('rw', this.db.searchSnapshot, async () => {
       // A write between the timer and this transaction has its own save coming.
       if (index !== this.index) return;
@@ -204,6 +209,7 @@ export class SearchIndex {
         { id: HEAD, data: head },
         { id: REST, data: rest },
         ...shards.map((shard, i) => ({ id: shardId(i), data: shard })),
+        ...keys.map((piece, i) => ({ id: keysId(i), data: piece })),
         { id: STAMP, data: crypto.randomUUID() },
       ]);
       this.saved = true;
@@ -260,24 +266,35 @@ export class SearchIndex {
 
   /**
    * The documents that best match, best first: from the index in memory (filtered by its metadata),
-   * or from the saved copy's shards (unfiltered: its metadata is in the rows, which the caller reads).
+   * or from the saved copy's shards (unfiltered: its metadata is in the rows, which the caller reads),
+   * named a batch at a time (a saved copy reads the keys of the documents asked for only).
    */
-  private async ranked(query: Query, options: SearchOptions<HistoryDocMeta>): Promise<RankedKey[]> {
+  private async ranked(query: Query, options: SearchOptions<HistoryDocMeta>): Promise<Ranking> {
     for (;;) {
       await this.ready();
-      if (this.index) return this.index.search(query, options);
+      if (this.index) {
+        const found = this.index.search(query, options);
+        return { size: found.length, keys: (from, to) => Promise.resolve(found.slice(from, to)) };
+      }
       const view = this.view;
       if (!view) continue; // a write came while it was read: wait for the index it leads to
-      const ranked = await rankFromCopy(this.db, view, query, options);
-      if (ranked) return ranked;
-      // Gone under it (a save replaced the copy): search what replaced it.
-      if (this.view === view) this.view = undefined;
+      const slots = await rankFromCopy(this.db, view, query, options);
+      if (slots) return { size: slots.length, keys: (from, to) => keysFromCopy(this.db, view, slots.slice(from, to)).then((keys) => keys ?? this.gone(view)) };
+      this.gone(view);
     }
+  }
+
+  /** The saved copy was replaced under a search (a save reused its pieces' ids): the next one searches what replaced it. */
+  private gone(view: SavedIndex): undefined {
+    if (this.view === view) this.view = undefined;
+    return undefined;
   }
 
   async search(text: string, limit = SEARCH_LIMIT): Promise<SearchHit[]> {
     const query = parseQuery(text);
-    const hits = await historyHits(this.db, await this.ranked(query, { mode: 'all', limit }), query);
+    let ranked: RankedKey[] | undefined;
+    while (!ranked) ranked = await (await this.ranked(query, { mode: 'all', limit })).keys(0, limit);
+    const hits = await historyHits(this.db, ranked, query);
     this.verifySoon();
     return hits;
   }
@@ -285,18 +302,26 @@ export class SearchIndex {
   /**
    * Past messages related to a question (memory's recall): any of its words counts, at least two
    * when it has two; messages of `exclude` (the conversation being had) and forgotten ones are left out.
+   * Best effort: a saved copy replaced under it ends the recall with what it found.
    */
   async related(query: Query, exclude: string | undefined, limit: number): Promise<RankedText[]> {
     const recallable = (meta: HistoryDocMeta) => meta.kind !== 'step' && meta.conversationId !== exclude && !meta.forgotten;
     const ranked = await this.ranked(query, { mode: 'any', minTerms: 2, limit, filter: recallable });
     const found: RankedText[] = [];
-    for (let i = 0; i < ranked.length && found.length < limit; i += ROWS_AT_ONCE) {
-      const batch = ranked.slice(i, i + ROWS_AT_ONCE).filter((hit) => !hit.key.startsWith('s:'));
-      found.push(...(await withText(this.db, batch)).filter((hit) => recallable(hit.meta)));
+    for (let i = 0; i < ranked.size && found.length < limit; i += ROWS_AT_ONCE) {
+      const batch = await ranked.keys(i, i + ROWS_AT_ONCE);
+      if (!batch) break;
+      found.push(...(await withText(this.db, batch.filter((hit) => !hit.key.startsWith('s:')))).filter((hit) => recallable(hit.meta)));
     }
     this.verifySoon();
     return found.slice(0, limit);
   }
+}
+
+/** Ranked documents, best first, named a batch at a time; a batch is undefined when the saved copy ranked was replaced under it. */
+interface Ranking {
+  size: number;
+  keys(from: number, to: number): Promise<RankedKey[] | undefined>;
 }
 
 // ---- The saved copy, read without writing: by a background that just started, and by the sidebar
@@ -313,7 +338,8 @@ export function readSavedCopy(db: JawadDatabase): Promise<SavedCopy | undefined>
   return db.transaction('r', db.searchSnapshot, async () => {
     const [head, stamp] = await db.searchSnapshot.bulkGet([HEAD, STAMP]);
     if (!head || !isIndexHead(head.data)) return undefined;
-    return { view: new SavedIndex(head.data), ...(typeof stamp?.data === 'string' ? { stamp: stamp.data } : {}) };
+    if (typeof stamp?.data !== 'string') return { view: new SavedIndex(head.data) };
+    return { view: new SavedIndex(head.data, stamp.data), stamp: stamp.data };
   });
 }
 
@@ -330,22 +356,43 @@ export function savedCopyStamp(db: JawadDatabase): Promise<string | undefined> {
 }
 
 /**
+ * Pieces of a saved copy by id, read with its stamp in one transaction; undefined when the copy was
+ * replaced under it (a new save reuses the pieces' ids, and writes a new stamp).
+ */
+async function readPieces(db: JawadDatabase, view: SavedIndex, ids: string[]): Promise<unknown[] | undefined> {
+  if (ids.length === 0) return [];
+  const [stamp, ...rows] = await db.transaction('r', db.searchSnapshot, () => db.searchSnapshot.bulkGet([STAMP, ...ids]));
+  if ((view.stamp !== undefined && stamp?.data !== view.stamp) || rows.some((row) => !row)) return undefined;
+  return rows.map((row) => row!.data);
+}
+
+/**
  * The documents of a saved copy that best match, from the shards of the query's words
  * (unfiltered: the metadata is in the rows, which the caller reads); undefined when the copy was
  * replaced under it.
  */
-export async function rankFromCopy(db: JawadDatabase, view: SavedIndex, query: Query, options: SearchOptions<HistoryDocMeta>): Promise<RankedKey[] | undefined> {
-  const wanted = view.shardsFor(query);
-  const rows = await db.searchSnapshot.bulkGet(wanted.map(shardId));
-  if (rows.some((row) => !row)) return undefined;
-  wanted.forEach((shard, i) => view.addShard(shard, rows[i]!.data as IndexShard));
+export async function rankFromCopy(db: JawadDatabase, view: SavedIndex, query: Query, options: SearchOptions<HistoryDocMeta>): Promise<RankedSlot[] | undefined> {
+  const wanted = view.shardsToRead(query);
+  const shards = await readPieces(db, view, wanted.map(shardId));
+  if (!shards) return undefined;
+  wanted.forEach((shard, i) => view.addShard(shard, shards[i] as IndexShard));
   return view.search(query, options.filter ? { ...options, limit: Number.POSITIVE_INFINITY } : options);
+}
+
+/** Ranked documents of a saved copy by key, reading the key pieces that name them; undefined when the copy was replaced under it. */
+export async function keysFromCopy(db: JawadDatabase, view: SavedIndex, ranked: RankedSlot[]): Promise<RankedKey[] | undefined> {
+  const wanted = view.keyPiecesToRead(ranked);
+  const pieces = await readPieces(db, view, wanted.map(keysId));
+  if (!pieces) return undefined;
+  wanted.forEach((piece, i) => view.addKeys(piece, pieces[i] as KeyPiece));
+  return view.keyed(ranked);
 }
 
 /** A search of the history view answered from a saved copy alone; undefined when the copy was replaced under it. */
 export async function searchCopy(db: JawadDatabase, view: SavedIndex, text: string): Promise<SearchHit[] | undefined> {
   const query = parseQuery(text);
-  const ranked = await rankFromCopy(db, view, query, { mode: 'all', limit: SEARCH_LIMIT });
+  const slots = await rankFromCopy(db, view, query, { mode: 'all', limit: SEARCH_LIMIT });
+  const ranked = slots && (await keysFromCopy(db, view, slots));
   return ranked && historyHits(db, ranked, query);
 }
 

@@ -115,9 +115,40 @@ describe('SearchIndex saved to the database', () => {
     const after = await next.search('grape');
     expect(after.map((hit) => hit.id)).toEqual(before.map((hit) => hit.id));
     expect(after.length).toBe(10);
-    // The head, its stamp and one shard: not the rest, not the other shards.
-    expect(read.mock.calls.flatMap(([keys]) => keys)).toEqual(['history', 'history:stamp', expect.stringMatching(/^history:p\d+$/)]);
+    // The head and its stamp, then one shard and the key piece naming the hits, each with the stamp:
+    // not the rest, not the other shards, not the other keys.
+    expect(read.mock.calls.map(([keys]) => keys)).toEqual([
+      ['history', 'history:stamp'],
+      ['history:stamp', expect.stringMatching(/^history:p\d+$/)],
+      ['history:stamp', 'history:k0'],
+    ]);
     expect(await db.messages.count()).toBe(40);
+  });
+
+  it('never mixes the pieces of two saves: a copy replaced under a background is searched anew', async () => {
+    const words = ['apple', 'banana', 'cherry', 'damson', 'elder', 'fig', 'grape', 'hazel'];
+    for (let i = 0; i < 40; i++) await store.addMessage(message(`m${i}`, i % 2 ? 'c1' : 'c2', `${words[i % 8]} ${words[(i + 3) % 8]} tart`, i));
+    // One term to a shard: shard i is the i-th term of its save.
+    const writer = new SearchIndex(db, SAVE_NEVER, 1);
+    await writer.ready();
+    await writer.save();
+    // A background holding the saved copy's head (in its own connection, as another context would)…
+    const other = new JawadDatabase(db.name);
+    try {
+      const reader = new SearchIndex(other, SAVE_NEVER, 1);
+      await reader.ready();
+      // …when a later one rewrites history and saves again, under the same pieces' ids (new words
+      // move every term's place, so a shard of the new save read with the old head answers wrong).
+      await store.delete('c2');
+      await store.create('c3', 'Pantry', 2);
+      for (let i = 0; i < 12; i++) await store.addMessage(message(`n${i}`, 'c3', `grape ${['acorn', 'bramble', 'currant', 'date'][i % 4]} jam`, 100 + i));
+      const expected = (await writer.search('grape')).map((hit) => hit.id).sort();
+      await writer.save();
+      expect(expected).toHaveLength(17);
+      expect((await reader.search('grape')).map((hit) => hit.id).sort()).toEqual(expected);
+    } finally {
+      other.close();
+    }
   });
 
   it('reads the copy whole at the first write, and from then on finds the old rows and the new, and loses deleted ones', async () => {
