@@ -45,6 +45,8 @@ export interface IndexShard {
 export interface KeyPiece {
   keyText: string;
   keyEnds: Uint32Array;
+  /** Document j's group (a history document's conversation), when the index was split with groupOf. */
+  groups?: string[];
 }
 
 export interface IndexRest<M> {
@@ -59,8 +61,16 @@ export interface SplitIndex<M> {
   keys: KeyPiece[];
 }
 
+export interface SplitOptions<M> {
+  /** Numbers per shard (tests make it small to get several). */
+  shardNumbers?: number;
+  keysPerPiece?: number;
+  /** A group kept with each document's key, so that what a hit belongs to is known before its row is read. */
+  groupOf?: (meta: M) => string;
+}
+
 /** Cuts a saved TextIndex into its head, rest, shards and key pieces. */
-export function splitIndex<M>(data: TextIndexData<M>, shardNumbers = SHARD_NUMBERS, keysPerPiece = KEYS_PER_PIECE): SplitIndex<M> {
+export function splitIndex<M>(data: TextIndexData<M>, { shardNumbers = SHARD_NUMBERS, keysPerPiece = KEYS_PER_PIECE, groupOf }: SplitOptions<M> = {}): SplitIndex<M> {
   const starts = [0];
   for (let term = 1; term < data.terms.length; term++) {
     const start = starts.at(-1)!;
@@ -79,7 +89,8 @@ export function splitIndex<M>(data: TextIndexData<M>, shardNumbers = SHARD_NUMBE
   for (let first = 0; first < data.keys.length; first += keysPerPiece) {
     const piece = data.keys.slice(first, first + keysPerPiece);
     let end = 0;
-    keys.push({ keyText: piece.join(''), keyEnds: Uint32Array.from(piece, (key) => (end += key.length)) });
+    const groups = groupOf && data.metas.slice(first, first + keysPerPiece).map(groupOf);
+    keys.push({ keyText: piece.join(''), keyEnds: Uint32Array.from(piece, (key) => (end += key.length)), ...(groups ? { groups } : {}) });
   }
   return {
     head: { format: 3, lengths: data.lengths, terms: data.terms, shardStarts: Uint32Array.from(starts), keysPerPiece },
@@ -119,6 +130,8 @@ export function isIndexHead(value: unknown): value is IndexHead {
 export interface RankedKey {
   key: string;
   score: number;
+  /** Its group, when the key piece or the index in memory tells it. */
+  group?: string;
 }
 
 /** A ranked document of a saved index before its key is read: its number in the copy. */
@@ -189,7 +202,8 @@ export class SavedIndex {
       const piece = this.keyPieces.get(index);
       if (!piece) throw new Error(`The saved index's key piece ${index} was not read before naming its documents`);
       const j = slot - index * this.head.keysPerPiece;
-      return { key: piece.keyText.slice(piece.keyEnds[j - 1] ?? 0, piece.keyEnds[j]), score };
+      const group = piece.groups?.[j];
+      return { key: piece.keyText.slice(piece.keyEnds[j - 1] ?? 0, piece.keyEnds[j]), score, ...(group === undefined ? {} : { group }) };
     });
   }
 

@@ -200,7 +200,7 @@ export class SearchIndex {
     clearTimeout(this.saveTimer);
     const index = this.index;
     if (!index) return;
-    const { head, rest, shards, keys } = splitIndex(index.save(), this.shardNumbers);
+    const { head, rest, shards, keys } = splitIndex(index.save(), { ...(this.shardNumbers ? { shardNumbers: this.shardNumbers } : {}), groupOf: (meta) => meta.conversationId });
     await this.db.transaction('rw', this.db.searchSnapshot, async () => {
       // A write between the timer and this transaction has its own save coming.
       if (index !== this.index) return;
@@ -273,7 +273,7 @@ export class SearchIndex {
     for (;;) {
       await this.ready();
       if (this.index) {
-        const found = this.index.search(query, options);
+        const found = this.index.search(query, options).map((hit) => ({ ...hit, group: hit.meta.conversationId }));
         return { size: found.length, keys: (from, to) => Promise.resolve(found.slice(from, to)) };
       }
       const view = this.view;
@@ -357,23 +357,26 @@ export function savedCopyStamp(db: JawadDatabase): Promise<string | undefined> {
 
 /**
  * Pieces of a saved copy by id, read with its stamp in one transaction; undefined when the copy was
- * replaced under it (a new save reuses the pieces' ids, and writes a new stamp).
+ * replaced under it (a new save reuses the pieces' ids, and writes a new stamp). `current` also
+ * asks that the copy's head still be there (deleted at the first write after the save).
  */
-async function readPieces(db: JawadDatabase, view: SavedIndex, ids: string[]): Promise<unknown[] | undefined> {
-  if (ids.length === 0) return [];
-  const [stamp, ...rows] = await db.transaction('r', db.searchSnapshot, () => db.searchSnapshot.bulkGet([STAMP, ...ids]));
-  if ((view.stamp !== undefined && stamp?.data !== view.stamp) || rows.some((row) => !row)) return undefined;
+async function readPieces(db: JawadDatabase, view: SavedIndex, ids: string[], current = false): Promise<unknown[] | undefined> {
+  if (ids.length === 0 && !current) return [];
+  const [heads, [stamp, ...rows]] = await db.transaction('r', db.searchSnapshot, () =>
+    Promise.all([current ? db.searchSnapshot.where('id').equals(HEAD).count() : 1, db.searchSnapshot.bulkGet([STAMP, ...ids])]),
+  );
+  if (heads === 0 || (view.stamp !== undefined && stamp?.data !== view.stamp) || rows.some((row) => !row)) return undefined;
   return rows.map((row) => row!.data);
 }
 
 /**
  * The documents of a saved copy that best match, from the shards of the query's words
  * (unfiltered: the metadata is in the rows, which the caller reads); undefined when the copy was
- * replaced under it.
+ * replaced under it, or (`current`) is no longer the saved one.
  */
-export async function rankFromCopy(db: JawadDatabase, view: SavedIndex, query: Query, options: SearchOptions<HistoryDocMeta>): Promise<RankedSlot[] | undefined> {
+export async function rankFromCopy(db: JawadDatabase, view: SavedIndex, query: Query, options: SearchOptions<HistoryDocMeta>, current = false): Promise<RankedSlot[] | undefined> {
   const wanted = view.shardsToRead(query);
-  const shards = await readPieces(db, view, wanted.map(shardId));
+  const shards = await readPieces(db, view, wanted.map(shardId), current);
   if (!shards) return undefined;
   wanted.forEach((shard, i) => view.addShard(shard, shards[i] as IndexShard));
   return view.search(query, options.filter ? { ...options, limit: Number.POSITIVE_INFINITY } : options);
@@ -388,10 +391,13 @@ export async function keysFromCopy(db: JawadDatabase, view: SavedIndex, ranked: 
   return view.keyed(ranked);
 }
 
-/** A search of the history view answered from a saved copy alone; undefined when the copy was replaced under it. */
+/**
+ * A search of the history view answered from a saved copy alone, checking in its first read that
+ * the copy is still the saved one; undefined when it is not.
+ */
 export async function searchCopy(db: JawadDatabase, view: SavedIndex, text: string): Promise<SearchHit[] | undefined> {
   const query = parseQuery(text);
-  const slots = await rankFromCopy(db, view, query, { mode: 'all', limit: SEARCH_LIMIT });
+  const slots = await rankFromCopy(db, view, query, { mode: 'all', limit: SEARCH_LIMIT }, true);
   const ranked = slots && (await keysFromCopy(db, view, slots));
   return ranked && historyHits(db, ranked, query);
 }
@@ -401,9 +407,23 @@ export function countRows(db: JawadDatabase): Promise<number> {
   return db.transaction('r', [db.messages, db.steps], async () => (await db.messages.count()) + (await db.steps.count()));
 }
 
-/** Ranked hits as the history view shows them: with their conversation's title and a marked snippet. */
+/**
+ * Ranked hits as the history view shows them: with their conversation's title and a marked snippet.
+ * When the ranking tells each hit's conversation, the titles are read beside the rows, not after.
+ */
 export async function historyHits(db: JawadDatabase, ranked: RankedKey[], query: Query): Promise<SearchHit[]> {
-  return hits(db, await withText(db, ranked), query);
+  const known = ranked.every((hit) => hit.group !== undefined);
+  if (!known) {
+    const texts = await withText(db, ranked);
+    return shown(texts, await titlesOf(db, texts.map((hit) => hit.meta.conversationId)), query);
+  }
+  const [texts, titles] = await Promise.all([withText(db, ranked), titlesOf(db, ranked.map((hit) => hit.group!))]);
+  return shown(texts, titles, query);
+}
+
+async function titlesOf(db: JawadDatabase, conversationIds: string[]): Promise<Map<string, string>> {
+  const conversations = await db.conversations.bulkGet([...new Set(conversationIds)]);
+  return new Map(conversations.filter((c) => c !== undefined).map((c) => [c.id, c.title]));
 }
 
 /** The hits with their rows' text and metadata; a hit whose row went is dropped. */
@@ -420,10 +440,7 @@ async function withText(db: JawadDatabase, ranked: RankedKey[]): Promise<RankedT
   return ranked.filter((hit) => docs.has(hit.key)).map((hit) => ({ key: hit.key, score: hit.score, ...docs.get(hit.key)! }));
 }
 
-async function hits(db: JawadDatabase, ranked: RankedText[], query: Query): Promise<SearchHit[]> {
-  const ids = [...new Set(ranked.map((hit) => hit.meta.conversationId))];
-  const conversations = await db.conversations.bulkGet(ids);
-  const titles = new Map(conversations.filter((c) => c !== undefined).map((c) => [c.id, c.title]));
+function shown(ranked: RankedText[], titles: ReadonlyMap<string, string>, query: Query): SearchHit[] {
   return ranked
     .filter((hit) => titles.has(hit.meta.conversationId))
     .map((hit) => ({

@@ -6,9 +6,9 @@
  * it opens the database when the background goes to sleep under the view, or the user types while
  * it sleeps, and holds the database and the copy until the view closes.
  *
- * Another window's sidebar may wake the background meanwhile: every search first checks that the
- * copy it holds is still the saved one (its head is deleted at the first write after a save, and a
- * new save has a new stamp), and leaves the search to the background when it is not.
+ * Another window's sidebar may wake the background meanwhile: every search checks, in its first
+ * read, that the copy it holds is still the saved one (its head is deleted at the first write after
+ * a save, and a new save has a new stamp), and leaves the search to the background when none is.
  */
 import type { SearchHit } from '../protocol';
 import { JawadDatabase } from '../db/database';
@@ -51,10 +51,17 @@ async function readCurrent(): Promise<StampedCopy | undefined> {
  * after these hits were given: the background should answer again.
  */
 export async function searchAsleep(text: string, onShort: () => void): Promise<SearchHit[] | undefined> {
-  const held = await current();
-  if (!held || !db) return undefined;
-  const hits = await searchCopy(db, held.view, text);
-  if (hits && !checked.has(held.stamp)) void check(db, held.view.size, held.stamp, onShort);
+  // A copy held is checked by the search's own first read (one round trip less); one found no
+  // longer saved is let go, and whatever is saved now searched instead.
+  let held = copy ?? (await current());
+  let hits = held && db && (await searchCopy(db, held.view, text));
+  if (held && !hits) {
+    if (copy === held) copy = undefined;
+    held = await current();
+    hits = held && db && (await searchCopy(db, held.view, text));
+  }
+  if (!held || !hits || !db) return undefined;
+  if (!checked.has(held.stamp)) void check(db, held.view.size, held.stamp, onShort);
   return hits;
 }
 

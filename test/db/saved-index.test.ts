@@ -28,7 +28,7 @@ function savedSearch(saved: SavedIndex, { shards, keys }: ReturnType<typeof spli
 describe('the search index saved in pieces', () => {
   it('cuts into several shards and joins back into the same index', () => {
     const index = orchard();
-    const split = splitIndex(index.save(), 16, 7);
+    const split = splitIndex(index.save(), { shardNumbers: 16, keysPerPiece: 7 });
     expect(split.shards.length).toBeGreaterThan(4);
     expect(split.keys.length).toBe(9);
     expect(isIndexHead(split.head)).toBe(true);
@@ -40,7 +40,7 @@ describe('the search index saved in pieces', () => {
 
   it('ranks from its shards exactly as the index in memory does, prefixes and partial matches too', () => {
     const index = orchard();
-    const split = splitIndex(index.save(), 16, 7);
+    const split = splitIndex(index.save(), { shardNumbers: 16, keysPerPiece: 7 });
     for (const [text, mode, minTerms] of [['grape', 'all'], ['apple hazel ', 'all'], ['ba', 'all'], ['li', 'all'], ['fizz lemon banana ', 'any', 2], ['kiwi nothing ', 'any', 1]] as const) {
       const expected = index.search(parseQuery(text), { mode, limit: 100, ...(minTerms ? { minTerms } : {}) }).map(({ key, score }) => ({ key, score }));
       expect(savedSearch(new SavedIndex(split.head), split, text, mode, minTerms)).toEqual(expected);
@@ -50,7 +50,7 @@ describe('the search index saved in pieces', () => {
   });
 
   it('needs only the shards of the words asked for, and says so when one was not given', () => {
-    const split = splitIndex(orchard().save(), 16);
+    const split = splitIndex(orchard().save(), { shardNumbers: 16 });
     const saved = new SavedIndex(split.head);
     const wanted = saved.shardsToRead(parseQuery('cherry'));
     expect(wanted).toHaveLength(1);
@@ -63,7 +63,7 @@ describe('the search index saved in pieces', () => {
   });
 
   it('names its hits from the key pieces they fall in, and says so when one was not given', () => {
-    const split = splitIndex(orchard().save(), 16, 7);
+    const split = splitIndex(orchard().save(), { shardNumbers: 16, keysPerPiece: 7 });
     const saved = new SavedIndex(split.head);
     saved.shardsToRead(parseQuery('grape')).forEach((shard) => saved.addShard(shard, split.shards[shard]!));
     const ranked = saved.search(parseQuery('grape'), { mode: 'all', limit: 3 });
@@ -74,6 +74,18 @@ describe('the search index saved in pieces', () => {
     for (const piece of pieces) saved.addKeys(piece, split.keys[piece]!);
     expect(saved.keyPiecesToRead(ranked)).toEqual([]);
     expect(saved.keyed(ranked).map((hit) => hit.key)).toEqual(orchard().search(parseQuery('grape'), { mode: 'all', limit: 3 }).map((hit) => hit.key));
+  });
+
+  it('keeps a group with each key when asked, so a hit tells what it belongs to before its row is read', () => {
+    const index = orchard();
+    const split = splitIndex(index.save(), { keysPerPiece: 7, groupOf: (meta) => `pie-${meta.n % 3}` });
+    const saved = new SavedIndex(split.head);
+    saved.shardsToRead(parseQuery('lemon')).forEach((shard) => saved.addShard(shard, split.shards[shard]!));
+    const ranked = saved.search(parseQuery('lemon'), { mode: 'all', limit: 100 });
+    saved.keyPiecesToRead(ranked).forEach((piece) => saved.addKeys(piece, split.keys[piece]!));
+    const expected = index.search(parseQuery('lemon'), { mode: 'all', limit: 100 });
+    expect(saved.keyed(ranked).map(({ key, group }) => [key, group])).toEqual(expected.map((hit) => [hit.key, `pie-${hit.meta.n % 3}`]));
+    expect(new Set(expected.map((hit) => hit.meta.n % 3)).size).toBe(3);
   });
 
   it('saves and searches an empty index', () => {
