@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
 import type { AgentStep, SearchHit } from '../protocol';
 import type { JawadDatabase, MessageRow, RowChange, SearchSnapshot } from './database';
-import { isIndexHead, joinIndex, keyPieceCount, SavedIndex, splitIndex, type IndexRest, type IndexShard, type KeyPiece, type RankedKey, type RankedSlot } from './saved-index';
+import { joinIndex, keyPieceCount, packHead, SavedIndex, splitIndex, unpackHead, type IndexRest, type IndexShard, type KeyPiece, type RankedKey, type RankedSlot } from './saved-index';
 import { parseQuery, snippet, TextIndex, type Query, type Ranked, type SearchOptions } from './text-index';
 
 export interface HistoryDocMeta {
@@ -44,6 +44,9 @@ const REST = 'history:rest';
 const STAMP = 'history:stamp';
 const shardId = (index: number) => `history:p${index}`;
 const keysId = (index: number) => `history:k${index}`;
+/** The head's parts, numbered so that their ids sort in their order. */
+const headPartId = (index: number) => `history:h${String(index).padStart(6, '0')}`;
+const HEAD_PARTS = ['history:h', 'history:h\uffff'] as const;
 /** Hits read from the database at a time when some may be filtered out (memory's recall). */
 const ROWS_AT_ONCE = 60;
 /** How long after a restart the saved copy is checked when no search came (and between tries). */
@@ -201,12 +204,14 @@ export class SearchIndex {
     const index = this.index;
     if (!index) return;
     const { head, rest, shards, keys } = splitIndex(index.save(), { ...(this.shardNumbers ? { shardNumbers: this.shardNumbers } : {}), groupOf: (meta) => meta.conversationId });
+    const stored = packHead(head);
     await this.db.transaction('rw', this.db.searchSnapshot, async () => {
       // A write between the timer and this transaction has its own save coming.
       if (index !== this.index) return;
       await this.db.searchSnapshot.where('id').startsWith(HEAD).delete();
       await this.db.searchSnapshot.bulkPut([
-        { id: HEAD, data: head },
+        { id: HEAD, data: stored.record },
+        ...stored.parts.map((part, i) => ({ id: headPartId(i), data: part })),
         { id: REST, data: rest },
         ...shards.map((shard, i) => ({ id: shardId(i), data: shard })),
         ...keys.map((piece, i) => ({ id: keysId(i), data: piece })),
@@ -336,10 +341,11 @@ export interface SavedCopy {
 /** The saved copy's head and stamp, read in one transaction; undefined when there is none. */
 export function readSavedCopy(db: JawadDatabase): Promise<SavedCopy | undefined> {
   return db.transaction('r', db.searchSnapshot, async () => {
-    const [head, stamp] = await db.searchSnapshot.bulkGet([HEAD, STAMP]);
-    if (!head || !isIndexHead(head.data)) return undefined;
-    if (typeof stamp?.data !== 'string') return { view: new SavedIndex(head.data) };
-    return { view: new SavedIndex(head.data, stamp.data), stamp: stamp.data };
+    const [[record, stamp], parts] = await Promise.all([db.searchSnapshot.bulkGet([HEAD, STAMP]), db.searchSnapshot.where('id').between(...HEAD_PARTS).toArray()]);
+    const head = record && unpackHead(record.data, parts.map((part) => part.data));
+    if (!head) return undefined;
+    if (typeof stamp?.data !== 'string') return { view: new SavedIndex(head) };
+    return { view: new SavedIndex(head, stamp.data), stamp: stamp.data };
   });
 }
 
