@@ -100,7 +100,8 @@ export function splitIndex<M>(data: TextIndexData<M>, { shardNumbers = SHARD_NUM
   };
 }
 
-const keysOf = ({ keyText, keyEnds }: KeyPiece): string[] => Array.from(keyEnds, (end, j) => keyText.slice(keyEnds[j - 1] ?? 0, end));
+const keyAt = ({ keyText, keyEnds }: KeyPiece, j: number): string => keyText.slice(keyEnds[j - 1] ?? 0, keyEnds[j]);
+const keysOf = (piece: KeyPiece): string[] => Array.from(piece.keyEnds, (_, j) => keyAt(piece, j));
 
 /** The whole index back from its pieces, as TextIndex.load takes it. */
 export function joinIndex<M>({ head, rest, shards, keys }: SplitIndex<M>): TextIndexData<M> {
@@ -266,7 +267,7 @@ export class SavedIndex {
       if (!piece) throw new Error(`The saved index's key piece ${index} was not read before naming its documents`);
       const j = slot - index * this.head.keysPerPiece;
       const group = piece.groups?.[j];
-      return { key: piece.keyText.slice(piece.keyEnds[j - 1] ?? 0, piece.keyEnds[j]), score, ...(group === undefined ? {} : { group }) };
+      return { key: keyAt(piece, j), score, ...(group === undefined ? {} : { group }) };
     });
   }
 

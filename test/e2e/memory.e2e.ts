@@ -1,18 +1,22 @@
 /**
  * Memory in real browsers: an earlier conversation is recalled for a related question and shown
  * under the answer with where it came from, then forgotten; a saved memory is used until memory is
- * turned off.
+ * turned off; on a product page, the product looked at before comes back as page content.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startProviderServer, type ProviderServer } from '../support/provider-server';
 import { browsersUnderTest, type JawadBrowser, type Sidebar } from './support/extension-browser';
 import { backToChat, launchReadyToChat, openView, sendMessage, waitForAnswer } from './support/flows';
 
-async function ask(sidebar: Sidebar, provider: ProviderServer, question: string): Promise<string> {
+/** Asks in a new chat (with the page in the tab when `withPage`), and gives back the turn the model was sent. */
+async function ask(sidebar: Sidebar, provider: ProviderServer, question: string, withPage = false): Promise<string> {
   const before = provider.requests.length;
   provider.enqueue({ kind: 'openai-stream', chunks: ['Noted.'] });
   await backToChat(sidebar);
   await sidebar.click('.top-bar nav button', 'New chat');
+  const attached = await sidebar.eval((win) => (win.document.querySelector('.composer label.attach input') as HTMLInputElement).checked, null);
+  if (attached !== withPage) await sidebar.click('.composer label.attach input');
   await sendMessage(sidebar, question);
   await waitForAnswer(sidebar);
   const request = provider.requests.slice(before).find((r) => r.path === '/v1/chat/completions')!;
@@ -36,15 +40,18 @@ function usedContext(sidebar: Sidebar): Promise<Array<{ origin: string; text: st
 for (const browserName of browsersUnderTest()) {
   describe(`memory in ${browserName}`, () => {
     let provider: ProviderServer;
+    let fixtures: FixtureServer;
     let jawad: JawadBrowser;
 
     beforeAll(async () => {
       provider = await startProviderServer();
+      fixtures = await startFixtureServer();
       jawad = await launchReadyToChat(browserName, provider.url);
     });
     afterAll(async () => {
       await jawad?.close();
       await provider?.close();
+      await fixtures?.close();
     });
     beforeEach(() => provider.reset());
 
@@ -68,6 +75,20 @@ for (const browserName of browsersUnderTest()) {
       const again = await ask(sidebar, provider, 'What is my cat called?');
       expect(again).not.toContain('Pixel');
       expect((await usedContext(sidebar)).map((u) => u.text)).not.toContain('My cat is called Pixel and she loves tuna');
+    });
+
+    it('on a product page, brings back the product looked at before on that site, as page content, whatever the question says', async () => {
+      const { sidebar } = jawad;
+      await jawad.openTab(`${fixtures.url}/product.html`);
+      expect(await ask(sidebar, provider, 'What does this cost?', true)).toContain('Severn Trail Jacket');
+      await jawad.openTab(`${fixtures.url}/product-microdata.html`);
+      const prompt = await ask(sidebar, provider, 'Is this one better than the one before?', true);
+      expect(prompt).toMatch(/<<<UNTRUSTED_PAGE_CONTENT [0-9a-f]+>>>\nMemory \(read on http:\/\/127\.0\.0\.1[^)]*\):\nProduct “Severn Trail Jacket” — 129\.00 GBP/);
+      expect(prompt).toContain('Estuary Dry Bag 20 L');
+      const [item, ...rest] = await usedContext(sidebar);
+      expect(rest).toEqual([]);
+      expect(item!.origin).toMatch(/^Read on http:\/\/127\.0\.0\.1/);
+      expect(item!.text).toContain('Product “Severn Trail Jacket” — 129.00 GBP');
     });
 
     it('uses a saved memory until memory is turned off', async () => {

@@ -33,7 +33,7 @@ export interface ChatDeps {
   emit: (event: BackgroundEvent) => void;
   /** Recalls what may help with a question, and keeps what pages said (issue 14's memory). */
   memory?: {
-    recall(question: string, conversationId: string | undefined, windowId?: number): Promise<{ block: string; used: UsedContext[] }>;
+    recall(question: string, conversationId: string | undefined, windowId?: number, page?: PageContent): Promise<{ block: string; used: UsedContext[] }>;
     rememberPage(page: PageContent): Promise<void>;
   };
   /** Pauses the answer's model calls that would go over a budget (history/budget-guard.ts). */
@@ -190,7 +190,7 @@ export class ChatService {
     const memory = this.deps.memory;
     if (!memory) return { block: '', used: [] };
     if (turn.page) await memory.rememberPage(turn.page).catch((error: unknown) => console.warn('Jawad: could not remember the page', error));
-    return memory.recall(turn.content, conversationId, turn.windowId).catch((error: unknown) => {
+    return memory.recall(turn.content, conversationId, turn.windowId, turn.page).catch((error: unknown) => {
       console.warn('Jawad: memory recall failed', error);
       return { block: '', used: [] };
     });

@@ -8,6 +8,8 @@ import { excerpt, recallBlock } from './recall';
 
 const MEMORIES_RECALLED = 3;
 const MESSAGES_RECALLED = 3;
+/** Product pages read before, newest first, looked through for one that may be offered on this site. */
+const PRODUCTS_LOOKED_AT = 20;
 /** A past message is given to the model up to this long. */
 const MESSAGE_CHARS = 1_000;
 
@@ -107,17 +109,35 @@ export class MemoryService {
     await this.deps.db.memories.put({ id, text: text.slice(0, 2_000), source: 'page', site, url: page.url.slice(0, 4_000), title: page.title.slice(0, 500), pinned: existing?.pinned ?? false, createdAt: existing?.createdAt ?? now, updatedAt: now });
   }
 
-  async recall(question: string, conversationId: string | undefined, windowId?: number): Promise<Recalled> {
+  /** The product page read most recently before `url` that may be offered here (its page memory, which the user may edit or forget). */
+  private async productBefore(url: string, offerable: (memory: Memory) => Promise<boolean>): Promise<Memory | undefined> {
+    const recent = await this.deps.db.memories
+      .orderBy('updatedAt')
+      .reverse()
+      .filter((memory) => memory.source === 'page' && memory.url !== url)
+      .limit(PRODUCTS_LOOKED_AT)
+      .toArray();
+    for (const memory of recent) if (await offerable(memory)) return memory;
+    return undefined;
+  }
+
+  /**
+   * `page`: the page the question is asked about. On a product page, the product looked at before
+   * (seed 003's "compare with the product I looked at before") is offered whatever the question's
+   * words, under the same rule as every page memory: from this site, or pinned.
+   */
+  async recall(question: string, conversationId: string | undefined, windowId?: number, page?: PageContent): Promise<Recalled> {
     if (!(await this.enabled())) return NOTHING;
     const query = parseQuery(`${question} `);
     if (query.terms.length === 0) return NOTHING;
-    let site: string | undefined;
+    let site: string | undefined = page && siteOf(page.url);
     const here = async () => (site ??= siteOf((await this.deps.activeUrl(windowId).catch(() => undefined)) ?? ''));
-    const memories = (await this.memoryIndex()).search(query, { mode: 'any', limit: MEMORIES_RECALLED * 3 });
-    const offered: Memory[] = [];
-    for (const { meta } of memories) {
-      if (meta.source !== 'page' || meta.pinned || sameSite(meta.site ?? '', await here())) offered.push(meta);
+    const offerable = async (memory: Memory) => memory.source !== 'page' || memory.pinned || sameSite(memory.site ?? '', await here());
+    const before = page?.product ? await this.productBefore(page.url, offerable) : undefined;
+    const offered: Memory[] = before ? [before] : [];
+    for (const { meta } of (await this.memoryIndex()).search(query, { mode: 'any', limit: MEMORIES_RECALLED * 3 })) {
       if (offered.length === MEMORIES_RECALLED) break;
+      if (meta.id !== before?.id && (await offerable(meta))) offered.push(meta);
     }
     const messages = await this.deps.search.related(query, conversationId, MESSAGES_RECALLED);
     const titles = new Map((await this.deps.db.conversations.bulkGet(messages.map((m) => m.meta.conversationId))).filter((c) => c !== undefined).map((c) => [c.id, c.title]));

@@ -496,7 +496,7 @@ describe('ChatService with memory', () => {
     const withMemory = new ChatService({ conversations, settings, readPage, stream: (config, request) => (calls.push({ config, request }), script(config, request)), emit: (event) => events.push(event), memory: { recall, rememberPage } });
 
     await withMemory.sendMessage(chat('What is my cat called?', { attachPage: true, windowId: 4 }));
-    expect(recall).toHaveBeenCalledWith('What is my cat called?', expect.any(String), 4);
+    expect(recall).toHaveBeenCalledWith('What is my cat called?', expect.any(String), 4, PAGE);
     expect(rememberPage).toHaveBeenCalledWith(PAGE);
     const turn = calls[0]!.request.messages.at(-1)!.content;
     expect(turn.indexOf('Jawad’s memory recalled: My cat is called Pixel')).toBe(0);
