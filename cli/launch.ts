@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
@@ -219,6 +219,7 @@ function unpackedExtensionId(path: string): string {
 }
 
 async function launchChromium(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
+  const ownProfile = options.profileDir ? undefined : newProfileDir();
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     // Puppeteer pauses every target it attaches to until it resumes it, and does not resume a
@@ -228,7 +229,7 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     headless: !options.headed,
     pipe: true,
     ignoreDefaultArgs: ['--disable-extensions'],
-    userDataDir: options.profileDir ?? newProfileDir(),
+    userDataDir: options.profileDir ?? ownProfile,
     defaultViewport: { width: 1280, height: 800 },
     args: [
       ...(options.headed ? [] : ['--headless=new']), ...sandboxFlags(), '--disable-gpu', '--no-first-run', '--disable-background-networking',
@@ -292,7 +293,11 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
         await cdp.send('ServiceWorker.disable');
       }
     },
-    close: () => browser.close(),
+    close: async () => {
+      await browser.close();
+      // A profile made for this launch alone goes with it: every test, bench and `jawad run` left one in the temp folder.
+      if (ownProfile) rmSync(ownProfile, { recursive: true, force: true });
+    },
   };
 }
 
