@@ -215,7 +215,7 @@ export class SavedIndex {
 
   constructor(
     readonly head: IndexHead,
-    /** Which save it is (absent in copies saved before stamps were): a piece is read only with it. */
+    /** Which save it is (absent when the copy has no stamp row): a piece is read only with it. */
     readonly stamp?: string,
   ) {
     this.totalLength = head.lengths.reduce((sum, length) => sum + length, 0);

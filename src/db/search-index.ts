@@ -102,10 +102,9 @@ export class SearchIndex {
    * checked once that first search has had its reads (verify).
    */
   private async load(): Promise<void> {
-    const copy = await readSavedCopy(this.db);
-    if (!copy) return this.rebuild();
+    const view = await readSavedCopy(this.db);
+    if (!view) return this.rebuild();
     this.saved = true;
-    const { view } = copy;
     this.unverified = view;
     this.verifyTimer = setTimeout(() => this.verifySoon(), VERIFY_AFTER_MS);
     // Written to while the head was read: the copy is read whole and the writes applied to it.
@@ -332,33 +331,21 @@ interface Ranking {
 // ---- The saved copy, read without writing: by a background that just started, and by the sidebar
 // while the background sleeps (src/sidebar/sleeping-search.ts).
 
-export interface SavedCopy {
-  view: SavedIndex;
-  /** Which save it is; absent in copies saved before stamps were. */
-  stamp?: string;
-}
-
-/** The saved copy's head and stamp, read in one transaction; undefined when there is none. */
-export function readSavedCopy(db: JawadDatabase): Promise<SavedCopy | undefined> {
+/** The saved copy's head, with its stamp (SavedIndex.stamp), read in one transaction; undefined when there is none. */
+export function readSavedCopy(db: JawadDatabase): Promise<SavedIndex | undefined> {
   return db.transaction('r', db.searchSnapshot, async () => {
     const [[record, stamp], parts] = await Promise.all([db.searchSnapshot.bulkGet([HEAD, STAMP]), db.searchSnapshot.where('id').between(...HEAD_PARTS).toArray()]);
     const head = record && unpackHead(record.data, parts.map((part) => part.data));
-    if (!head) return undefined;
-    if (typeof stamp?.data !== 'string') return { view: new SavedIndex(head) };
-    return { view: new SavedIndex(head, stamp.data), stamp: stamp.data };
+    return head && new SavedIndex(head, typeof stamp?.data === 'string' ? stamp.data : undefined);
   });
 }
 
 /**
- * The stamp of the saved copy if it is still there: its head is deleted at the first write after
+ * Whether a copy read before is still the saved one: its head is deleted at the first write after
  * the save, and a new save writes a new stamp. Reads no piece of the copy itself.
  */
-export function savedCopyStamp(db: JawadDatabase): Promise<string | undefined> {
-  return db.transaction('r', db.searchSnapshot, async () => {
-    if ((await db.searchSnapshot.where('id').equals(HEAD).count()) === 0) return undefined;
-    const stamp = (await db.searchSnapshot.get(STAMP))?.data;
-    return typeof stamp === 'string' ? stamp : undefined;
-  });
+export async function stillSaved(db: JawadDatabase, view: SavedIndex): Promise<boolean> {
+  return (await readPieces(db, view, [], true)) !== undefined;
 }
 
 /**

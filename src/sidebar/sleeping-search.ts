@@ -12,10 +12,12 @@
  */
 import type { SearchHit } from '../protocol';
 import { JawadDatabase } from '../db/database';
-import { countRows, readSavedCopy, savedCopyStamp, searchCopy, type SavedCopy } from '../db/search-index';
+import type { SavedIndex } from '../db/saved-index';
+import { countRows, readSavedCopy, searchCopy, stillSaved } from '../db/search-index';
 
 let db: JawadDatabase | undefined;
-type StampedCopy = SavedCopy & { stamp: string };
+type StampedCopy = SavedIndex & { readonly stamp: string };
+const isStamped = (view: SavedIndex | undefined): view is StampedCopy => view?.stamp !== undefined;
 
 let copy: StampedCopy | undefined;
 /** Copies found not to cover every row (a background stopped between a write and deleting the head). */
@@ -39,9 +41,9 @@ async function readCurrent(): Promise<StampedCopy | undefined> {
   // Its own name for the connection: release() may let go of it meanwhile (the read then fails, and the background answers).
   const from = (db ??= new JawadDatabase());
   // A copy held already needs only its stamp checked; otherwise the head and stamp come in one read.
-  if (copy && (await savedCopyStamp(from)) === copy.stamp) return copy;
-  const { view, stamp } = (await readSavedCopy(from)) ?? {};
-  copy = view && stamp && !distrusted.has(stamp) ? { view, stamp } : undefined;
+  if (copy && (await stillSaved(from, copy))) return copy;
+  const view = await readSavedCopy(from);
+  copy = isStamped(view) && !distrusted.has(view.stamp) ? view : undefined;
   return copy;
 }
 
@@ -54,14 +56,14 @@ export async function searchAsleep(text: string, onShort: () => void): Promise<S
   // A copy held is checked by the search's own first read (one round trip less); one found no
   // longer saved is let go, and whatever is saved now searched instead.
   let held = copy ?? (await current());
-  let hits = held && db && (await searchCopy(db, held.view, text));
+  let hits = held && db && (await searchCopy(db, held, text));
   if (held && !hits) {
     if (copy === held) copy = undefined;
     held = await current();
-    hits = held && db && (await searchCopy(db, held.view, text));
+    hits = held && db && (await searchCopy(db, held, text));
   }
   if (!held || !hits || !db) return undefined;
-  if (!checked.has(held.stamp)) void check(db, held.view.size, held.stamp, onShort);
+  if (!checked.has(held.stamp)) void check(db, held.size, held.stamp, onShort);
   return hits;
 }
 
