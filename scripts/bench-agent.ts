@@ -27,6 +27,7 @@ import { runAppTask } from '../test/support/real-apps/run-app-task';
 import { WIKI_TASKS } from '../test/support/real-apps/wiki-tasks';
 import { launchAnchorBrowser, VIEWPORT } from './bench-snapshot/anchor';
 import { runBaselineTask } from './bench-agent/playwright-agent';
+import { ensureBrowsers } from './ensure-browsers.mjs';
 
 interface Suite {
   name: string;
@@ -108,6 +109,7 @@ const pad = (text: string, width: number) => (text.length >= width ? text.slice(
 const cell = (result: Result) => `${result.ok ? 'ok  ' : 'FAIL'} ${String(result.steps).padStart(3)} ${String(result.tokens).padStart(8)}`;
 
 async function main(): Promise<void> {
+  ensureBrowsers();
   await ensureBuild('chromium', (line) => console.error(line));
   const provider = await startProviderServer();
   const jawad = await launchJawad('chromium');

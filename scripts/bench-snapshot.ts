@@ -39,6 +39,7 @@ import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/repo
 import { scoreRefs, type TruthScore } from './bench-snapshot/truth';
 import { attempt, failed, type Outcome } from './bench/outcome';
 import { corpusPaths, keptShare, renderCorpus, wordCount, words, type CorpusRow } from './bench-snapshot/corpus';
+import { ensureBrowsers } from './ensure-browsers.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The build launchJawad loads: JAWAD_DIST's, like `npm run build` and the E2E tests. */
@@ -268,6 +269,7 @@ function corpusRows(results: readonly PageResult[]): CorpusRow[] {
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  ensureBrowsers();
   ensureBuild(ROOT, DIST, options.build, log);
   // The default pages and the corpus are fixtures: serve them for the length of the run.
   const fixtures = options.urls.length === 0 ? await startFixtureServer() : undefined;

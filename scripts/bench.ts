@@ -39,6 +39,7 @@ import { BRIDGE_PAGE, measureBridgeOverhead, type BridgeOverheadResult } from '.
 import { measureHistory, type HistoryResult } from './bench/history';
 import { TRANSFER_CHUNK_CHARS } from '../src/protocol';
 import { measureResearchRuns, measureRestores, type WorkflowRestoreResult } from './bench/workflow-restore';
+import { ensureBrowsers } from './ensure-browsers.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = process.env.JAWAD_DIST ?? 'dist';
@@ -262,6 +263,7 @@ function methodNotes(results: Partial<Record<BrowserName, BrowserResult>>): stri
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   ensureBuildFor(options);
+  ensureBrowsers();
 
   const bundles: Partial<Record<BrowserName, BundleReport>> = {};
   for (const name of options.browsers) bundles[name] = measureBundles(DIST[name]);

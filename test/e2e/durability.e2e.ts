@@ -2,7 +2,8 @@
  * Chrome stops an idle service worker; Firefox unloads an idle event page. The sidebar must
  * reconnect by itself and nothing typed, stored or streamed may be lost.
  */
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { browsersUnderTest, newProfileDir, type JawadBrowser } from './support/extension-browser';
 import { startFixtureServer } from '../support/fixture-server';
 import type { Reply } from '../support/provider-server';
@@ -49,7 +50,9 @@ const connectionStates = (jawad: JawadBrowser) => jawad.sidebar.eval((win) => (w
 for (const browserName of browsersUnderTest()) {
   describe(`durability in ${browserName}`, () => {
     const suite = useFreshBrowserPerTest(browserName);
+    // Shared by the tests that restart the browser on what the one before kept; removed after them.
     const profileDir = newProfileDir();
+    afterAll(() => rmSync(profileDir, { recursive: true, force: true }));
 
     it('reconnects after the background is stopped mid-answer, keeps the partial answer, and retries', async () => {
       const jawad = await suite.launch({ firefoxIdleTimeoutMs: FIREFOX_IDLE_MS, profileDir });
