@@ -117,6 +117,8 @@ export interface JawadBrowser {
   openTab(url: string): Promise<Page>;
   /** Stops the background as the browser does when idle; the next event starts a fresh one. */
   stopBackground(): Promise<void>;
+  /** The profile folder the browser runs on: the one it was given, else one made for this launch and removed by close. */
+  profileDir: string;
   close(): Promise<void>;
 }
 
@@ -218,8 +220,18 @@ function unpackedExtensionId(path: string): string {
   return [...hex].map((digit) => String.fromCharCode(97 + parseInt(digit, 16))).join('');
 }
 
+/**
+ * A profile made for one launch goes with it: every test, bench and `jawad run` left one in the
+ * temp folder (~6 MB each for Chromium).
+ */
+function profileFor(options: LaunchOptions): { dir: string; removeOnClose: () => void } {
+  if (options.profileDir) return { dir: options.profileDir, removeOnClose: () => undefined };
+  const dir = newProfileDir();
+  return { dir, removeOnClose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 async function launchChromium(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
-  const ownProfile = options.profileDir ? undefined : newProfileDir();
+  const profile = profileFor(options);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     // Puppeteer pauses every target it attaches to until it resumes it, and does not resume a
@@ -229,7 +241,7 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
     headless: !options.headed,
     pipe: true,
     ignoreDefaultArgs: ['--disable-extensions'],
-    userDataDir: options.profileDir ?? ownProfile,
+    userDataDir: profile.dir,
     defaultViewport: { width: 1280, height: 800 },
     args: [
       ...(options.headed ? [] : ['--headless=new']), ...sandboxFlags(), '--disable-gpu', '--no-first-run', '--disable-background-networking',
@@ -293,21 +305,22 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
         await cdp.send('ServiceWorker.disable');
       }
     },
+    profileDir: profile.dir,
     close: async () => {
       await browser.close();
-      // A profile made for this launch alone goes with it: every test, bench and `jawad run` left one in the temp folder.
-      if (ownProfile) rmSync(ownProfile, { recursive: true, force: true });
+      profile.removeOnClose();
     },
   };
 }
 
 async function launchFirefox(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
+  const profile = profileFor(options);
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: !options.headed,
     args: ['--remote-allow-system-access'],
-    ...(options.profileDir ? { userDataDir: options.profileDir } : {}),
+    userDataDir: profile.dir,
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
       ...(options.firefoxIdleTimeoutMs ? { 'extensions.background.idle.timeout': options.firefoxIdleTimeoutMs } : {}),
@@ -356,6 +369,10 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
         }, BACKGROUND_MARK));
       await until(markGone, idleMs + 15_000, `Firefox did not unload Jawad's idle background within ${idleMs + 15_000} ms`);
     },
-    close: () => browser.close(),
+    profileDir: profile.dir,
+    close: async () => {
+      await browser.close();
+      profile.removeOnClose();
+    },
   };
 }
