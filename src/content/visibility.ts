@@ -348,6 +348,20 @@ export interface JudgedRoot {
   contentClip: Clip | undefined;
   paint: Clip | undefined;
   textReadable: () => boolean;
+  /** Only these of the root's children, first to last (a run of a block's inline content); default: all. */
+  span?: ChildSpan;
+}
+
+/** Consecutive children of one parent, `first` to `last` inclusive. */
+export interface ChildSpan {
+  first: ChildNode;
+  last: ChildNode;
+}
+
+export function nodesIn({ first, last }: ChildSpan): ChildNode[] {
+  const nodes: ChildNode[] = [];
+  for (let node: ChildNode | null = first; node; node = node === last ? null : node.nextSibling) nodes.push(node);
+  return nodes;
 }
 
 /** A node to scan, with what its ancestors' clipping leaves (overflow, and paint that fixed cannot escape). */
@@ -401,11 +415,15 @@ export class VisibleTree {
   }
 
   /** The root's own text judged as the caller says; its children to scan, within the clips it leaves. */
-  private insideJudged({ contentClip, paint, textReadable }: JudgedRoot): ScanItem[] {
-    this.judgeText(this.root, textReadable, contentClip);
+  private insideJudged({ contentClip, paint, textReadable, span }: JudgedRoot): ScanItem[] {
+    const first = span?.first ?? this.root.firstChild;
+    const stop = span ? span.last.nextSibling : null;
+    this.judgeText(first, stop, textReadable, contentClip);
     const children: ScanItem[] = [];
-    for (let child = this.root.lastElementChild; child; child = child.previousElementSibling) children.push({ element: child, clip: contentClip, paint });
-    return children;
+    for (let child = first; child && child !== stop; child = child.nextSibling) {
+      if (child.nodeType === Node.ELEMENT_NODE) children.push({ element: child as Element, clip: contentClip, paint });
+    }
+    return children.reverse();
   }
 
   /** The element itself was found hidden (its subtree goes with it). */
@@ -492,7 +510,7 @@ export class VisibleTree {
     if (!painted && !element.checkVisibility()) {
       // display: contents (framework wrappers) has no box of its own, but its children do.
       if (getComputedStyle(element).display !== 'contents') return this.hide(element);
-      this.judgeText(element, () => true, inherited);
+      this.judgeText(element.firstChild, null, () => true, inherited);
       return children.map((child) => ({ element: child, clip: inherited, paint: inheritedPaint }));
     }
     const style = getComputedStyle(element);
@@ -504,14 +522,14 @@ export class VisibleTree {
     const content = clipFor(overflowOf(style), rect, clip);
     if (isEmptyClip(content)) return this.hide(element);
     if (this.layout && !style.display.startsWith('inline')) this.blocks.add(element);
-    this.judgeText(element, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
+    this.judgeText(element.firstChild, null, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
     return children.map((child) => ({ element: child, clip: content, paint }));
   }
 
-  /** Mutes the element's own text nodes that cannot be read, or that lie outside what the clips leave. */
-  private judgeText(element: Element, readable: () => boolean, clip: Clip | undefined): void {
+  /** Mutes the text nodes from `first` up to `stop` (an element's own) that cannot be read, or that lie outside what the clips leave. */
+  private judgeText(first: ChildNode | null, stop: ChildNode | null, readable: () => boolean, clip: Clip | undefined): void {
     let legible: boolean | undefined;
-    for (let node = element.firstChild; node; node = node.nextSibling) {
+    for (let node = first; node && node !== stop; node = node.nextSibling) {
       if (node.nodeType !== Node.TEXT_NODE || !/\S/.test((node as Text).data)) continue;
       legible ??= readable();
       if (!legible || !this.textShows(node as Text, clip)) this.mutedText.add(node as Text);

@@ -87,6 +87,7 @@ const PAGES: HostilePage[] = [
   { file: 'hidden-comment.html', baits: [] },
   { file: 'hidden-clipped.html', baits: [] },
   { file: 'hidden-scaled.html', baits: [] },
+  { file: 'hidden-mixed-block.html', baits: [] },
   { file: 'hidden-everything.html', baits: [] },
   { file: 'hidden-in-names.html', baits: [] },
   { file: 'hidden-get.html', baits: [], reads: ['get', 'get', 'get'] },

@@ -1,7 +1,7 @@
 /**
  * Structures from real applications where the snapshot once failed (test/fixtures/real-widgets.html):
  * a toolkit dropdown whose listbox lives in an overlay at the end of <body>, a CSS-only menu behind a
- * transparent checkbox, inline text, a virtualised inbox with one delegated handler, roving-tabindex
+ * transparent checkbox, inline text (also beside a block), a virtualised inbox with one delegated handler, roving-tabindex
  * rows, a native checkbox hidden behind its label. Every target is found the way a model finds it —
  * by role and name in the snapshot text — and every action is checked in the page's own state.
  */
@@ -44,6 +44,23 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toContain('\nReturns: 30 days, free\n');
       expect(text).toMatch(/\nRead \[link "our returns policy" ref=e\d+\] before sending anything back\.\n/);
       expect(findRef(text, 'link', 'our returns policy')).toBeDefined();
+    });
+
+    it('reads text beside a block in order, each run of it on one line with its links in place, and clicks one', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      const lines = text.split('\n');
+      // The <br> keeps "says:" and the date apart; the text after the block stays after it.
+      const comment = lines.indexOf('Betina says: 23.05.2019 09:05');
+      expect(comment, text).toBeGreaterThan(-1);
+      expect(lines.slice(comment + 1, comment + 3)).toEqual([
+        'The rain shower head fits any standard arm.',
+        expect.stringMatching(/^Reply to \[link "Betina" ref=e\d+\] or \[link "report this comment" ref=e\d+\]\.$/),
+      ]);
+      // A list's own text keeps its words apart at a <br> too.
+      expect(lines).toContain('Filed under Bathroom');
+      await click(suite.jawad, findRef(text, 'link', 'report this comment')!);
+      expect(await page.evaluate(() => location.hash)).toBe('#report');
     });
 
     it('lists the options of a dropdown rendered in an overlay right under its combobox, and picks one', async () => {

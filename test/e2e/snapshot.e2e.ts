@@ -199,6 +199,10 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(/^## We accept\n\[link "Visa" ref=e\d+\] \[link "PayPal" ref=e\d+\] Secure checkout$/m);
     });
 
+    it('lists a select’s options on its line, so a model can pick one without opening it', () => {
+      expect(first.text).toMatch(/- combobox "Size" \[ref=e\d+\] value="Choose a size" options=\["Choose a size","XS","S","M","L","XL","XXL — sold out"\]\n/);
+    });
+
     it('reads text drawn in SVG', () => {
       expect(first.text).toContain('Warmth: 3 of 5');
     });

@@ -125,6 +125,14 @@ describe('findRef', () => {
     ]);
   });
 
+  it('reads a select written inside a line with its options listed or counted', () => {
+    const line = '| Role | [combobox "Role" ref=e4 value="All" options=["All","Admin \\"root\\""]] | [combobox "Month" ref=e5 value="May" options=12] |';
+    expect(snapshotEntries(line)).toEqual([
+      { ref: 'e4', role: 'combobox', name: 'Role', value: 'All' },
+      { ref: 'e5', role: 'combobox', name: 'Month', value: 'May' },
+    ]);
+  });
+
   it('ignores headings, text and frame placeholders, which have no ref', () => {
     expect(snapshotEntries(SNAPSHOT).map((entry) => entry.ref)).toEqual(['e3', 'e4', 'e5', 'e6', 'e7', 'f3e2']);
   });

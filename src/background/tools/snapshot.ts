@@ -104,7 +104,7 @@ async function walkFrames(tab: TargetTab, chain: string, request: SnapshotReques
 export const snapshot = defineTool({
   name: 'snapshot',
   description:
-    'List everything on the current page a user can act on — links, buttons, fields, checkboxes, menus, custom widgets, inside frames too — each with a ref (e1, e2, …; f12e3 inside a frame) to act on it, its role, name and state, and the visible text around them. Hidden content is left out. Long lists show 20 rows at a time: pass page: 2, 3, … for the next rows.',
+    'List everything on the current page a user can act on — links, buttons, fields, checkboxes, menus, custom widgets, inside frames too — each with a ref (e1, e2, …; f12e3 inside a frame) to act on it, its role, name and state (a select’s options too, or how many when there are more than 10), and the visible text around them. Hidden content is left out. Long lists show 20 rows at a time: pass page: 2, 3, … for the next rows.',
   params: z.object({
     maxRefs: z._default(z.int().check(z.minimum(1), z.maximum(20_000)), 3_000),
     timeBudgetMs: z._default(z.int().check(z.minimum(10), z.maximum(10_000)), 800),

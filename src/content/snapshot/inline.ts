@@ -3,6 +3,7 @@
  * "Delivery: 3–5 days", not two lines a model cannot pair up once a list holds several. Controls
  * inside the block (a link in a sentence) keep their refs, written inline where they stand.
  */
+import { nodesIn, type ChildSpan } from '../visibility';
 import { pageText } from './page-text';
 
 const PHRASING = new Set([
@@ -43,6 +44,64 @@ export function isInlineBlock(element: Element): boolean {
   }
   // Reading the children's text only now keeps a lone wrapper (nested thousands deep) cheap.
   return pieces >= 2 && (plainText || plainElements.some((child) => /\S/.test(child.textContent ?? '')));
+}
+
+/** Part of a line of text: text, an inline element, or something never read (a script between words). */
+function flowsInline(node: ChildNode): boolean {
+  if (node.nodeType !== Node.ELEMENT_NODE) return true;
+  const element = node as Element;
+  return (PHRASING.has(element.localName) || UNREAD.has(element.localName)) && !element.shadowRoot;
+}
+
+/** A run with text of its own, outside any control; a run of links only (in spans or not) stays a row of ref lines. */
+function hasPlainText(span: ChildSpan): boolean {
+  const stack: Node[] = nodesIn(span);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === Node.TEXT_NODE && /\S/.test((node as Text).data)) return true;
+    if (node.nodeType !== Node.ELEMENT_NODE || !isPlainInline(node as Element) || UNREAD.has((node as Element).localName)) continue;
+    for (let child = node.firstChild; child; child = child.nextSibling) stack.push(child);
+  }
+  return false;
+}
+
+/**
+ * A block holding both text and blocks (a post's lines, `<br>` between them, then a `<div>`): its
+ * children in order, each run of text and inline elements between the blocks as one piece to write
+ * as a line. Undefined when the block holds no such run, or no block (isInlineBlock's case).
+ */
+export function inlineRuns(element: Element): Array<ChildSpan | Element> | undefined {
+  // Most elements hold no block beside their text: they are answered without reading any text (a
+  // chain of spans nested thousands deep would otherwise be read again at every level).
+  let hasBlock = false;
+  for (let child = element.firstChild; child && !hasBlock; child = child.nextSibling) hasBlock = !flowsInline(child);
+  if (!hasBlock) return undefined;
+  const items: Array<ChildSpan | Element> = [];
+  let runs = 0;
+  let first: ChildNode | undefined;
+  let last: ChildNode | undefined;
+  const close = () => {
+    if (!first || !last) return;
+    const span = { first, last };
+    if (hasPlainText(span)) {
+      items.push(span);
+      runs++;
+    } else {
+      for (const node of nodesIn(span)) if (node.nodeType === Node.ELEMENT_NODE) items.push(node as Element);
+    }
+    first = last = undefined;
+  };
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (flowsInline(child)) {
+      first ??= child;
+      last = child;
+    } else {
+      close();
+      items.push(child as Element);
+    }
+  }
+  close();
+  return runs > 0 ? items : undefined;
 }
 
 const CELL_TAGS = new Set(['td', 'th']);
@@ -89,21 +148,31 @@ export function rowLine(cells: readonly string[]): string {
  */
 export type InlinePart = string | 'skip' | 'read';
 
-/** The block's line: its visible text with each control's part where the control stands. */
-export function inlineText(element: Element, partOf: (child: Element) => InlinePart, shows: (text: Text) => boolean = () => true): string {
+/** The line of a block's content (`nodes`: its children, or a run of them): the visible text with each control's part where the control stands. */
+export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => InlinePart, shows: (text: Text) => boolean = () => true): string {
   let text = '';
+  // After a control's part, a space keeps the next word apart; punctuation closes up to it, as in the page.
+  let afterPart = false;
   // A loop over a stack, not recursion: inline elements can nest thousands deep.
-  const stack: Node[] = Array.from(element.childNodes).reverse();
+  const stack: Node[] = Array.from(nodes).reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.nodeType === Node.TEXT_NODE && shows(node as Text)) text += pageText((node as Text).data);
+    if (node.nodeType === Node.TEXT_NODE && shows(node as Text)) {
+      const data = pageText((node as Text).data);
+      if (afterPart && !/^[.,;:!?)\]]/.test(data)) text += ' ';
+      afterPart = false;
+      text += data;
+    }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const inner = node as Element;
     if (inner.localName === 'br') text += ' ';
     if (inner.localName === 'br' || (UNREAD.has(inner.localName) && inner.localName !== 'img')) continue;
     const part = partOf(inner);
     if (part === 'read') for (let i = inner.childNodes.length - 1; i >= 0; i--) stack.push(inner.childNodes[i]!);
-    else if (part !== 'skip') text += ` ${part} `;
+    else if (part !== 'skip') {
+      text += ` ${part}`;
+      afterPart = true;
+    }
   }
   return text.replace(/\s+/g, ' ').trim();
 }

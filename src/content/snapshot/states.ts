@@ -1,4 +1,5 @@
 /** What a ref line says about an element besides its role and name: its state and current value. */
+import { clipText } from '../../protocol/caps';
 import { secretOf } from '../secret';
 import { isEditingHost } from './roles';
 
@@ -45,4 +46,21 @@ export function valueOf(element: Element, editorText?: () => string): string | u
     return input.value;
   }
   return editorText && isEditingHost(element) ? editorText() : undefined;
+}
+
+/** Up to this many, a select's options are listed on its line; beyond, only how many there are. */
+const LISTED_OPTIONS = 10;
+const OPTION_CHARS = 40;
+
+/**
+ * A native select's choices, which its line shows only when opened: listed (what select_option
+ * takes), or counted when there are many. Options the page hides from its menu are left out.
+ */
+export function optionsOf(element: Element): string | undefined {
+  if (element.localName !== 'select') return undefined;
+  const options = Array.from((element as HTMLSelectElement).options).filter((option) => !option.hidden);
+  if (options.length === 0) return undefined;
+  if (options.length > LISTED_OPTIONS) return `options=${options.length}`;
+  const shown = options.filter((option) => getComputedStyle(option).display !== 'none');
+  return `options=[${shown.map((option) => JSON.stringify(clipText(option.text.replace(/\s+/g, ' ').trim(), OPTION_CHARS))).join(',')}]`;
 }

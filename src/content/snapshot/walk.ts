@@ -7,15 +7,15 @@ import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
-import { inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
+import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
 import { pageText } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
 import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
-import { states, valueOf } from './states';
-import { BackgroundFinder, boxOf, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
+import { optionsOf, states, valueOf } from './states';
+import { BackgroundFinder, boxOf, type ChildSpan, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -214,6 +214,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   // An editor's value is the text in it; a long one is listed as content below its line instead.
   const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
   if (value) parts.push(`value=${quote(clip(value, 60))}`);
+  const options = optionsOf(element);
+  if (options) parts.push(options);
   for (const id of (element.getAttribute('aria-labelledby') ?? '').split(/\s+/)) {
     const label = id ? element.ownerDocument.getElementById(id) : null;
     if (label) walk.naming.add(label);
@@ -273,10 +275,10 @@ function treeOf(walk: Walk, root: Element, judgedRoot: JudgedRoot): VisibleTree 
   return new VisibleTree(root, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range, layout: false, judgedRoot });
 }
 
-/** A block's text and inline controls as one line, the controls' refs in place. */
+/** A block's text and inline controls (all of them, or one run between its blocks) as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element, judged: JudgedRoot): void {
   const tree = treeOf(walk, element, judged);
-  const text = inlineText(element, inlineParts(walk, tree), (node) => !tree.mutes(node));
+  const text = inlineText(judged.span ? nodesIn(judged.span) : element.childNodes, inlineParts(walk, tree), (node) => !tree.mutes(node));
   if (text) walk.lines.push(fold(text));
 }
 
@@ -288,15 +290,22 @@ function emitRow(walk: Walk, row: Element, judged: JudgedRoot): void {
   const cells: string[] = [];
   for (const cell of Array.from(row.children)) {
     const part = partOf(cell);
-    if (part === 'read') cells.push(inlineText(cell, partOf, shows));
+    if (part === 'read') cells.push(inlineText(cell.childNodes, partOf, shows));
     else if (part !== 'skip') cells.push(part);
   }
   if (cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(cells)));
 }
 
+/** The element's own text; where an element stood between two pieces (a `<br>`), a space keeps their words apart. */
 function ownText(element: Element): string {
   let text = '';
-  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE) text += (child as Text).data;
+  let apart = false;
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === Node.ELEMENT_NODE) apart = text !== '';
+    if (child.nodeType !== Node.TEXT_NODE) continue;
+    text += (apart ? ' ' : '') + (child as Text).data;
+    apart = false;
+  }
   return text ? fold(pageText(text).replace(/\s+/g, ' ').trim()) : '';
 }
 
@@ -353,9 +362,21 @@ function rowsAreRecords(rows: readonly Element[]): boolean {
   return sample.filter((row) => row.matches(ACTIONABLE) || row.querySelector(ACTIONABLE) !== null).length * 2 >= sample.length;
 }
 
+/**
+ * A run of a block's inline content between its block children (`Intro <a>link</a> text` before a
+ * `<div>`), written as one line where it stands, judged as its block was.
+ */
+interface PendingRun {
+  parent: Element;
+  judged: JudgedRoot;
+}
+
+/** What the walk meets next: an element to visit, or a run of inline content to write. */
+type WalkItem = Element | PendingRun;
+
 /** The children to visit next, and what their ancestors pass down to every one of them. */
 interface Descent {
-  children: readonly Element[];
+  children: readonly WalkItem[];
   inherited: Inherited;
 }
 
@@ -425,7 +446,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // text. Text is judged where it is drawn, not by its element's box: text overflowing a box of no
   // height shows, text clipped away or pushed off the page does not.
   const contentClip = clipFor(overflow, box, clip);
-  const readable = () => !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range);
+  let judgedReadable: boolean | undefined;
+  const readable = () => (judgedReadable ??= !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range));
+  let runs: Array<ChildSpan | Element> | undefined;
   if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
   else if (role === 'heading' && painted) {
     const legible = readable();
@@ -445,7 +468,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
     emitInline(walk, element, { contentClip, paint, textReadable: readable });
     return NOTHING_INSIDE;
   } else if (!insideControl && !namesControl(walk, element)) {
-    const text = ownText(element);
+    // Text between blocks (a post's lines beside a `<div>`) is read run by run, in place.
+    runs = painted && !isRepeating(element) && childrenOf(element) === element.childNodes ? inlineRuns(element) : undefined;
+    const text = runs ? '' : ownText(element);
     if (text && painted && readable()) walk.lines.push(text);
   }
   // A heading's text is its name: inside it, only what can be acted on (a link) gets a line.
@@ -461,7 +486,12 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
     inScroller: inherited.inScroller || scroller,
     scrolledInto: scroller ? intersect(inherited.scrolledInto, box()) : inherited.scrolledInto,
   };
-  return { children: childrenToVisit(walk, element), inherited: passed };
+  return { children: runs ? withRuns(runs, element, { contentClip, paint, textReadable: readable }) : childrenToVisit(walk, element), inherited: passed };
+}
+
+/** A mixed block's children to visit, each run of its inline content to be written where it stands. */
+function withRuns(items: Array<ChildSpan | Element>, parent: Element, judged: JudgedRoot): WalkItem[] {
+  return items.map((item) => ('first' in item ? { parent, judged: { ...judged, span: item } } : item));
 }
 
 /**
@@ -506,10 +536,16 @@ function namesControl(walk: Walk, element: Element): boolean {
 /** Visits the tree in document order (depth first), children in the order they appear. */
 function walkFrom(walk: Walk, root: Element): void {
   // Two stacks side by side, not an object per element: a page has thousands.
-  const elements: Element[] = [root];
+  const elements: WalkItem[] = [root];
   const passed: Inherited[] = [TOP];
   while (elements.length > 0 && !walk.partial) {
-    const { children, inherited } = visit(walk, elements.pop()!, passed.pop()!);
+    const item = elements.pop()!;
+    const inheritedByItem = passed.pop()!;
+    if ('judged' in item) {
+      emitInline(walk, item.parent, item.judged);
+      continue;
+    }
+    const { children, inherited } = visit(walk, item, inheritedByItem);
     for (let i = children.length - 1; i >= 0; i--) {
       elements.push(children[i]!);
       passed.push(inherited);
