@@ -121,6 +121,22 @@ for (const browserName of browsersUnderTest()) {
       expect(await textOf(page, '#opened')).toBe('Message 3: Your invoice');
     });
 
+    it('clicks a row of a virtualised inbox scrolled out of view, without scrolling the list away under it', async () => {
+      const page = await open();
+      // A page long enough that the inbox leaves the window when it is scrolled to the end.
+      await page.evaluate(() => {
+        const rest = document.createElement('div');
+        rest.style.height = '3000px';
+        document.body.append(rest);
+        window.scrollTo(0, document.documentElement.scrollHeight);
+      });
+      expect(await page.$eval('.inbox', (inbox) => inbox.getBoundingClientRect().bottom), 'the inbox is out of view').toBeLessThan(0);
+      await click(suite.jawad, await refOf(suite.jawad, 'row', 'Message 4: Build failed'));
+      expect(await textOf(page, '#opened')).toBe('Message 4: Build failed');
+      // Centring the row would have scrolled the inbox too, and its re-render would have replaced the row.
+      expect(await page.$eval('.inbox', (inbox) => inbox.scrollTop)).toBe(0);
+    });
+
     it('reads a table row across: each record’s link on its record’s line, a field beside its header cell', async () => {
       const page = await open();
       const text = await snapshotText(suite.jawad);

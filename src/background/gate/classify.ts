@@ -130,7 +130,7 @@ function pageStep(input: StepInput): StepClass {
       kind: 'page',
       site,
       tabId: tab.id,
-      ...(text === undefined ? {} : { text }),
+      ...(text === undefined ? {} : { text, ...(effects.target === 'select' ? { textFromPage: true } : {}) }),
       ...(destination ? { url: destination, urlFromPage: true } : {}),
       origin: originOf(destination ?? target?.documentUrl ?? tab.url),
     },

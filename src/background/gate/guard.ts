@@ -188,6 +188,11 @@ export interface StepFacts {
    * data read elsewhere counts against it.
    */
   urlFromPage?: boolean;
+  /**
+   * The text is one the page itself offers (an option of the select it is chosen in): its words are
+   * that page's, so only data read elsewhere counts against it.
+   */
+  textFromPage?: boolean;
   /** Where the text or the URL would go: scheme, host and port. */
   origin?: string;
 }
@@ -249,7 +254,7 @@ export function guardStep(facts: StepFacts, scope: TaskScope, ledger: PageDataLe
     }
   }
   if (facts.text !== undefined && facts.text !== '') {
-    const hits = ledger.pageDataIn(facts.text);
+    const hits = ledger.pageDataIn(facts.text, facts.textFromPage ? facts.site : undefined);
     if (hits.length) reasons.push(`The text ${describeHits(hits)}.`);
     egress.push({ kind: 'text', value: facts.text, reason: hits.length ? `The text ${describeHits(hits)}.` : `Typed into ${facts.site || 'the page'}.` });
   }

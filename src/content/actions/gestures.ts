@@ -61,6 +61,16 @@ function receivesClickNow(element: Element): boolean {
   return hit !== null && element.contains(hit);
 }
 
+/**
+ * Scrolls as little as shows the element first: a scroller already showing it (a virtualised list)
+ * is left alone, where centring would scroll it and make the list re-render the element away. Only
+ * if that leaves the click to something else (a sticky header over the edge) is it centred.
+ */
+function scrollToClick(target: Element): void {
+  target.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+  if (!receivesClickNow(target)) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+}
+
 /** Scrolls the element into view, waits for it to hold still, and refuses if something else would take the click. */
 export async function prepare(element: Element, label: string): Promise<Element> {
   if (!element.isConnected) throw new JawadError('STALE_REF', `${label} is no longer on the page. Take a new snapshot.`);
@@ -73,7 +83,7 @@ export async function prepare(element: Element, label: string): Promise<Element>
   // virtualised list re-render it away. Otherwise scroll to it and let it come to rest (lazy loading,
   // layout shifts, a panel sliding out from under a banner) before judging what would take the click.
   const hitNow = receivesClickNow(target);
-  if (!hitNow) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  if (!hitNow) scrollToClick(target);
   const rect = hitNow ? target.getBoundingClientRect() : await settle(target);
   // Pages remove elements as they scroll into view (lazy lists, re-renders): never click what took the place.
   if (!target.isConnected) throw new JawadError('STALE_REF', `${label} was removed from the page as it was scrolled to. Take a new snapshot.`);

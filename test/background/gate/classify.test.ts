@@ -70,7 +70,7 @@ describe('classifyStep', () => {
 
   it('names the text that would go into the page', () => {
     expect(classifyStep(input({ tool: 'fill', params: { ref: 'e3', text: 'Ada' } })).facts.text).toBe('Ada');
-    expect(classifyStep(input({ tool: 'select_option', params: { ref: 'e3', option: 'M' } })).facts.text).toBe('M');
+    expect(classifyStep(input({ tool: 'select_option', params: { ref: 'e3', option: 'M' } })).facts).toMatchObject({ text: 'M', textFromPage: true });
   });
 
   it('judges a URL by where it goes, not by the tab it is opened from', () => {

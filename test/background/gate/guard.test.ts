@@ -101,6 +101,17 @@ describe('guardStep', () => {
     expect(away.reasons.join(' ')).toMatch(/leads to https:\/\/tracker\.test, which is not one of this task’s sites/);
     expect(away.egress).toHaveLength(1);
   });
+
+  it('lets a select take an option its own page lists, and asks when the option names what another site said', () => {
+    const { scope, ledger } = setup();
+    ledger.addPageText('- combobox "Sort by" [ref=e12] value="Featured" options=["Featured","Price: low to high"]', 'http://127.0.0.1', 'http://127.0.0.1:8080');
+    ledger.addPageText('Your recovery code is zq81-vexa-7731', 'https://bank.test', 'https://bank.test');
+    const facts = { kind: 'page' as const, site: 'http://127.0.0.1', tabId: 1, origin: 'http://127.0.0.1:8080', textFromPage: true };
+    expect(guardStep({ ...facts, text: 'Price: low to high' }, scope, ledger).reasons.join(' ')).not.toMatch(/contains text read from/);
+    expect(guardStep({ ...facts, text: 'zq81-vexa-7731' }, scope, ledger).reasons.join(' ')).toMatch(/The text contains text read from https:\/\/bank\.test/);
+    // Typed, the same words are page data like any other.
+    expect(guardStep({ ...facts, textFromPage: undefined, text: 'Price: low to high' }, scope, ledger).reasons.join(' ')).toMatch(/The text contains text read from http:\/\/127\.0\.0\.1/);
+  });
 });
 
 describe('TaskScope with an approved research plan', () => {
