@@ -55,7 +55,7 @@ for (const browserName of browsersUnderTest()) {
       expect(comment, text).toBeGreaterThan(-1);
       expect(lines.slice(comment + 1, comment + 3)).toEqual([
         'The rain shower head fits any standard arm.',
-        expect.stringMatching(/^Reply to \[link "Betina" ref=e\d+\] or \[link "report this comment" ref=e\d+\]\.$/),
+        expect.stringMatching(/^Reply to \[link "Betina" ref=e\d+\] or \(\[link "report this comment" ref=e\d+\]\)\.$/),
       ]);
       // A list's own text keeps its words apart at a <br> too.
       expect(lines).toContain('Filed under Bathroom');

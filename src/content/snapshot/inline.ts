@@ -151,7 +151,7 @@ export type InlinePart = string | 'skip' | 'read';
 /** The line of a block's content (`nodes`: its children, or a run of them): the visible text with each control's part where the control stands. */
 export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => InlinePart, shows: (text: Text) => boolean = () => true): string {
   let text = '';
-  // After a control's part, a space keeps the next word apart; punctuation closes up to it, as in the page.
+  // A control's part stands apart from the words around it; punctuation closes up to it, as in the page.
   let afterPart = false;
   // A loop over a stack, not recursion: inline elements can nest thousands deep.
   const stack: Node[] = Array.from(nodes).reverse();
@@ -170,7 +170,7 @@ export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => I
     const part = partOf(inner);
     if (part === 'read') for (let i = inner.childNodes.length - 1; i >= 0; i--) stack.push(inner.childNodes[i]!);
     else if (part !== 'skip') {
-      text += ` ${part}`;
+      text += `${/[([]$/.test(text) ? '' : ' '}${part}`;
       afterPart = true;
     }
   }
