@@ -53,13 +53,19 @@ function flowsInline(node: ChildNode): boolean {
   return (PHRASING.has(element.localName) || UNREAD.has(element.localName)) && !element.shadowRoot;
 }
 
+/** Text of its own, or plain inline text to look inside (not a control, not something never read). */
+function mayHoldPlainText(node: Node): boolean {
+  if (node.nodeType === Node.TEXT_NODE) return /\S/.test((node as Text).data);
+  return node.nodeType === Node.ELEMENT_NODE && isPlainInline(node as Element) && !UNREAD.has((node as Element).localName);
+}
+
 /** A run with text of its own, outside any control; a run of links only (in spans or not) stays a row of ref lines. */
 function hasPlainText(span: ChildSpan): boolean {
   const stack: Node[] = nodesIn(span);
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.nodeType === Node.TEXT_NODE && /\S/.test((node as Text).data)) return true;
-    if (node.nodeType !== Node.ELEMENT_NODE || !isPlainInline(node as Element) || UNREAD.has((node as Element).localName)) continue;
+    if (!mayHoldPlainText(node)) continue;
+    if (node.nodeType === Node.TEXT_NODE) return true;
     for (let child = node.firstChild; child; child = child.nextSibling) stack.push(child);
   }
   return false;
@@ -71,11 +77,16 @@ function hasPlainText(span: ChildSpan): boolean {
  * as a line. Undefined when the block holds no such run, or no block (isInlineBlock's case).
  */
 export function inlineRuns(element: Element): Array<ChildSpan | Element> | undefined {
-  // Most elements hold no block beside their text: they are answered without reading any text (a
-  // chain of spans nested thousands deep would otherwise be read again at every level).
+  // Most elements hold no block beside text (a chain of spans nested thousands deep, read again at
+  // every level otherwise), or only blocks and the whitespace between them (most containers): they
+  // are answered from their children alone, with nothing read inside them and nothing allocated.
   let hasBlock = false;
-  for (let child = element.firstChild; child && !hasBlock; child = child.nextSibling) hasBlock = !flowsInline(child);
-  if (!hasBlock) return undefined;
+  let mayHaveText = false;
+  for (let child = element.firstChild; child && !(hasBlock && mayHaveText); child = child.nextSibling) {
+    if (!flowsInline(child)) hasBlock = true;
+    else mayHaveText ||= mayHoldPlainText(child);
+  }
+  if (!hasBlock || !mayHaveText) return undefined;
   const items: Array<ChildSpan | Element> = [];
   let runs = 0;
   let first: ChildNode | undefined;
