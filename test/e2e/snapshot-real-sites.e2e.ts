@@ -1,8 +1,9 @@
 /**
- * Real sites' pages (captures from Postlight's and trafilatura's test suites, test/fixtures/real-sites)
- * whose blocks hold text beside other blocks, as blog engines and wikis write them. The snapshot
- * must read such text in the order the page shows it, keep words apart where a `<br>` or an element
- * stood between them, and put each link where it stands in its sentence.
+ * Real sites' pages (captures from Postlight's and trafilatura's test suites, test/fixtures/real-sites).
+ * Blocks holding text beside other blocks, as blog engines and wikis write them: the snapshot must
+ * read such text in the order the page shows it, keep words apart where a `<br>` or an element
+ * stood between them, and put each link where it stands in its sentence. Links whose text is what
+ * the page says (lyrics, citations): their names whole, and a focusable article's text said once.
  */
 import { describe, expect, it } from 'vitest';
 import { findRef } from '../support/scripted-model';
@@ -62,6 +63,34 @@ for (const browserName of browsersUnderTest()) {
     it('puts Wikipedia’s “Categories:” label after its link, as the page shows it', async () => {
       const lines = await snapshotOf(suite.jawad, page('trafilatura--en.wikipedia.org.tsne'));
       expect(lines).toContainEqual(expect.stringMatching(/^\[link "Categories" ref=e\d+\]:$/));
+    });
+  });
+
+  describe(`names and focusable containers on real sites in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+    const page = (name: string) => `${suite.fixtures.url}/real-sites/${name}.html`;
+
+    it('gives a link whose text is a line of lyrics its whole name (genius.com)', async () => {
+      const lines = await snapshotOf(suite.jawad, page('postlight--genius.com'));
+      const text = lines.join('\n');
+      expect(text).toMatch(/\[link "I never meant to cause you any sorrow I never meant to cause you any pain I only wanted to one time to see you laughing I only wanted to see you laughing in the purple rain" ref=e\d+\]/);
+      // The page's "[Verse 1]" is its words, not one of Jawad's markers.
+      expect(text).toMatch(/\[link "\(Verse 1\)" ref=e\d+\]/);
+    });
+
+    it('gives a citation link its whole name (clinicaltrials.gov)', async () => {
+      const lines = await snapshotOf(suite.jawad, page('postlight--clinicaltrials.gov'));
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^- link "Bruhn N, Beinert T, Oehm C, Jandrig B, Petersen I, Chen XQ, Possinger K, Fleischhacker M\. Detection of microsatellite alterations in the DNA isolated from tumor cells and from plasma DNA of patients with lung cancer\. Ann N Y Acad Sci\. 2000 Apr;906:72-82\." \[ref=e\d+\]$/),
+      );
+    });
+
+    it('lists a focusable article (a skip link’s target) by its ref, its text once, as content (theguardian.com)', async () => {
+      const lines = await snapshotOf(suite.jawad, page('postlight--www.theguardian.com'));
+      const opening = 'Police violence against Standing Rock protesters in';
+      const article = lines.findIndex((line) => /^- row \[ref=e\d+\]$/.test(line) && (lines[lines.indexOf(line) + 1] ?? '').startsWith(opening));
+      expect(article, lines.join('\n')).toBeGreaterThan(-1);
+      expect(lines.filter((line) => line.includes(opening))).toHaveLength(1);
     });
   });
 }

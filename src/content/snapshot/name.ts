@@ -1,6 +1,7 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
 import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
+import { fold } from './page-text';
 
 /**
  * What a pass over the page (the snapshot walk) has read already and a name's text can reuse
@@ -11,12 +12,11 @@ export interface ReadAlready extends Omit<TreeOptions, 'rootShown'> {
   tree?: VisibleTree;
 }
 
-const MAX_NAME = 80;
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'row', 'listitem', 'generic']);
 
+/** A name is the page's words, whole: a link can carry a sentence (a citation, a line of lyrics) the model must read. */
 function clean(text: string | null | undefined): string {
-  const value = (text ?? '').replace(/\s+/g, ' ').trim();
-  return value.length > MAX_NAME ? `${value.slice(0, MAX_NAME - 1)}…` : value;
+  return fold((text ?? '').replace(/\s+/g, ' ').trim());
 }
 
 function byIds(element: Element, ids: string): string {

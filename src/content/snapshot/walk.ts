@@ -8,7 +8,7 @@ import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
-import { pageText } from './page-text';
+import { fold, pageText } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
@@ -36,11 +36,6 @@ const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tre
 // Line breaks are read by the lines around them and have nothing of their own to list.
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed', 'br', 'wbr', MASK_TAG]);
 const FRAMES = new Set(['iframe', 'frame']);
-/**
- * Longer text is folded, and the line says so: the snapshot is for finding things and acting;
- * get and read_page return text whole.
- */
-const FOLD_AT = 4_000;
 const BUDGET_CHECK_EVERY = 64;
 
 interface Walk {
@@ -124,16 +119,9 @@ function clip(text: string, max: number): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
-/** Text whole up to FOLD_AT characters; beyond, cut at a word and marked as folded. */
-function fold(text: string): string {
-  if (text.length <= FOLD_AT) return text;
-  const cut = text.lastIndexOf(' ', FOLD_AT);
-  const kept = text.slice(0, cut > FOLD_AT / 2 ? cut : FOLD_AT);
-  return `${kept} … [folded: ${text.length - kept.length} more characters; get or read_page gives all]`;
-}
-
+/** A name, value or title the page wrote, quoted; its square brackets made round like the rest of its words. */
 function quote(text: string): string {
-  return JSON.stringify(text);
+  return JSON.stringify(pageText(text));
 }
 
 /** A painted element's box is shown: not pushed out of the page, bigger than a pixel, and not clipped away. */
@@ -204,7 +192,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   // on a line of its own, the walk has judged the control itself.
   const inline = 'inline' in judged ? judged.inline : undefined;
   const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree: inline, judgedRoot: 'root' in judged ? judged.root : undefined };
-  const container = isContainer(element, role);
+  // By the element's own role: a clickable row of a list is shown as `row` but is still a container.
+  const container = isContainer(element, roleOf(element));
   const name = container ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const parts = [role];
