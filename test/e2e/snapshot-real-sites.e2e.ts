@@ -88,7 +88,7 @@ for (const browserName of browsersUnderTest()) {
     it('lists a focusable article (a skip link’s target) by its ref, its text once, as content (theguardian.com)', async () => {
       const lines = await snapshotOf(suite.jawad, page('postlight--www.theguardian.com'));
       const opening = 'Police violence against Standing Rock protesters in';
-      const article = lines.findIndex((line) => /^- row \[ref=e\d+\]$/.test(line) && (lines[lines.indexOf(line) + 1] ?? '').startsWith(opening));
+      const article = lines.findIndex((line) => /^- generic \[ref=e\d+\]$/.test(line) && (lines[lines.indexOf(line) + 1] ?? '').startsWith(opening));
       expect(article, lines.join('\n')).toBeGreaterThan(-1);
       expect(lines.filter((line) => line.includes(opening))).toHaveLength(1);
     });

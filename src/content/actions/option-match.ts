@@ -5,6 +5,7 @@
  * so a value or an exact text is never beaten by a looser match. A loose match that fits several
  * options is not guessed at: the caller lists them.
  */
+import { pageText } from '../snapshot/page-text';
 
 export interface OptionFacts {
   /** Values the option answers to: a native option's value; a custom one's data-value, value or id. */
@@ -28,6 +29,8 @@ const TESTS: Array<{ test: Test; loose: boolean }> = [
   { test: (o, wanted) => o.values.includes(wanted), loose: false },
   { test: (o, wanted) => normalizeText(o.text) === normalizeText(wanted), loose: false },
   { test: (o, wanted) => folded(o.text) === folded(wanted) || o.values.some((v) => folded(v) === folded(wanted)), loose: false },
+  // As the snapshot showed it: the page's square brackets made round ("[Beta] Dark" reads "(Beta) Dark").
+  { test: (o, wanted) => folded(pageText(o.text)) === folded(wanted), loose: false },
   { test: (o, wanted) => folded(o.text).startsWith(folded(wanted)), loose: true },
   { test: (o, wanted) => folded(o.text).includes(folded(wanted)), loose: true },
 ];

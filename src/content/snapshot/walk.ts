@@ -428,7 +428,10 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const role = roleOf(element);
   // The cursor is inherited: only the outermost pointer counts, and never inside a control.
   const pointer = !insideControl && style.cursor === 'pointer' && shown();
-  const candidate = isInteractive(element, role, pointer && !parentPointer) || (!insideControl && isListRow(element, style, inherited.inScroller));
+  // A row of a list a click means (a virtualised inbox's) reads as a row; any other clickable or
+  // focusable element without a role (a card, the main content a skip link focuses) as generic.
+  const listRow = !insideControl && isListRow(element, style, inherited.inScroller);
+  const candidate = isInteractive(element, role, pointer && !parentPointer) || listRow;
   const acts = candidate && (shown() || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(box(), clip)));
   const overflow = overflowOf(style);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden
@@ -438,7 +441,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   let judgedReadable: boolean | undefined;
   const readable = () => (judgedReadable ??= !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range));
   let runs: Array<ChildSpan | Element> | undefined;
-  if (acts) emitRef(walk, element, role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
+  if (acts) emitRef(walk, element, listRow && role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
   else if (role === 'heading' && painted) {
     const legible = readable();
     const judgedRoot = { contentClip, paint, textReadable: () => legible };

@@ -26,6 +26,15 @@ describe('pickOption', () => {
     expect(pickOption(COUNTRIES, '  new   zealand ')).toEqual({ found: 2 });
   });
 
+  it('finds an option the page wrote with square brackets by the text the snapshot showed, round brackets and all', () => {
+    const themes: OptionFacts[] = [
+      { values: ['light'], text: 'Light' },
+      { values: ['dark-beta'], text: '[Beta] Dark' },
+    ];
+    expect(pickOption(themes, '(Beta) Dark')).toEqual({ found: 1 });
+    expect(pickOption(themes, '[Beta] Dark')).toEqual({ found: 1 });
+  });
+
   it('takes the option whose text starts with the choice before one that merely contains it', () => {
     // "large" is inside both "Large …" and "Extra large …": the start of a text is what a person reads as its name.
     expect(pickOption(SHIRTS, 'Large')).toEqual({ found: 2 });
