@@ -8,6 +8,8 @@ export const CAPS = {
   title: 300,
   /** A page address, a link destination, a tab's URL. */
   url: 2_000,
+  /** An element's name where it stands for the element (a ref list's entry, what a prompt names); the snapshot's outline gives it whole. */
+  name: 300,
   /** A product fact (name, brand…) from the page's structured data. */
   productField: 150,
   /** What `get` reads (text, HTML, a value or an attribute). */

@@ -93,6 +93,20 @@ for (const browserName of browsersUnderTest()) {
       expect(Number(await page.evaluate(() => document.documentElement.dataset.relayed ?? '0'))).toBeGreaterThan(0);
     });
 
+    it('a link with 1 MB of text is folded in the outline and named in 300 characters in the ref lists', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/hostile/huge-name.html`);
+      const snapshot = await succeeded<Snapshot>(jawad, 'snapshot');
+      const line = snapshot.text.split('\n').find((candidate) => candidate.startsWith('- link "Best bench we have owned'));
+      expect(line, snapshot.text.slice(0, 2_000)).toMatch(/ … \(folded: \d+ more characters; get or read_page gives all\)" \[ref=e\d+\]$/);
+      expect(line!.length).toBeLessThan(4_200);
+      expect(snapshot.text).toMatch(/- link "Sturdy, and the oil finish took an afternoon\." \[ref=e\d+\]/);
+      expect(Math.max(...snapshot.refs.map((ref) => ref.name.length))).toBeLessThanOrEqual(300);
+      const page = await succeeded<{ interactiveElements: Array<{ name: string }> }>(jawad, 'read_page');
+      expect(page.interactiveElements.map((element) => element.name)).toContain('Sturdy, and the oil finish took an afternoon.');
+      expect(Math.max(...page.interactiveElements.map((element) => element.name.length))).toBeLessThanOrEqual(300);
+    });
+
     it('a page with a 5 MB title costs what the same page with a short title costs, and the model still gets its refs', async () => {
       const { jawad, provider, fixtures } = suite;
       const sizes: Record<string, number> = {};

@@ -210,7 +210,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
     if (label) walk.naming.add(label);
   }
   const testid = element.getAttribute('data-testid') ?? element.getAttribute('data-t') ?? undefined;
-  walk.found.push({ ref, role, name, tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
+  walk.found.push({ ref, role, name: clipText(name, CAPS.name), tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
   return parts.join(' ');
 }
 
