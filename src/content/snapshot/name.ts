@@ -1,7 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
 import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
-import { fold } from './page-text';
 
 /**
  * What a pass over the page (the snapshot walk) has read already and a name's text can reuse
@@ -14,9 +13,9 @@ export interface ReadAlready extends Omit<TreeOptions, 'rootShown'> {
 
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'gridcell', 'row', 'listitem', 'generic']);
 
-/** A name is the page's words, whole: a link can carry a sentence (a citation, a line of lyrics) the model must read. */
+/** A name is the page's words, whole: a link can carry a sentence (a citation, a line of lyrics) the model must read. Where it is written, it is folded or capped. */
 function clean(text: string | null | undefined): string {
-  return fold((text ?? '').replace(/\s+/g, ' ').trim());
+  return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
 function byIds(element: Element, ids: string): string {

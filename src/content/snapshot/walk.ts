@@ -119,9 +119,9 @@ function clip(text: string, max: number): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
-/** A name, value or title the page wrote, quoted; its square brackets made round like the rest of its words. */
+/** A name, value or title the page wrote, quoted: its square brackets made round like the rest of its words, folded past 4,000 characters. */
 function quote(text: string): string {
-  return JSON.stringify(pageText(text));
+  return JSON.stringify(fold(pageText(text)));
 }
 
 /** A painted element's box is shown: not pushed out of the page, bigger than a pixel, and not clipped away. */
@@ -503,7 +503,7 @@ function holdsMore(named: Element): boolean {
 /** `## Title`: a heading as markdown writes it (levels 1–6). */
 function headingLine(name: string, level: string): string {
   const depth = Math.min(Math.max(Number.parseInt(level, 10) || 2, 1), 6);
-  return `${'#'.repeat(depth)} ${pageText(name)}`;
+  return `${'#'.repeat(depth)} ${fold(pageText(name))}`;
 }
 
 /** More text than a name holds: a clickable card is named by its text, not a whole article. */
