@@ -188,6 +188,8 @@ for (const browserName of browsersUnderTest()) {
 
     it('gives an editor one ref, its text as its value, or a long draft as content under it', () => {
       expect(first.text).toMatch(/^- textbox "Report title" \[ref=e\d+\] \[editable\] value="Dry in a Lakeland downpour"$/m);
+      // A long value shows its start, and the line says how much more `get` gives.
+      expect(first.text).toMatch(/^- textbox "Packing list" \[ref=e\d+\] \[editable\] value="Waterproof jacket, fleece, merino base layer, map and … \[folded: \d+ more characters; get gives all\]"$/m);
       // Paragraphs of the draft are its content, not textboxes of their own; its link keeps a ref.
       expect(first.text).toMatch(
         /^- textbox "Trip report draft" \[ref=e\d+\] \[editable\]\n#### Day one\nWe left the car park at dawn and followed the \[link "north ridge trail" ref=e\d+ editable\] past the tarn\.\nRain came in from the west after lunch, so we dropped below the cloud line and ate in the hut\.\n/m,

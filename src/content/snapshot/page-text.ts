@@ -12,10 +12,10 @@ export function pageText(text: string): string {
  */
 const FOLD_AT = 4_000;
 
-/** Text whole up to FOLD_AT characters; beyond, cut at a word and marked as folded. */
-export function fold(text: string): string {
-  if (text.length <= FOLD_AT) return text;
-  const cut = text.lastIndexOf(' ', FOLD_AT);
-  const kept = text.slice(0, cut > FOLD_AT / 2 ? cut : FOLD_AT);
-  return `${kept} … [folded: ${text.length - kept.length} more characters; get or read_page gives all]`;
+/** Text whole up to `at` characters; beyond, cut at a word and marked as folded, saying which tool gives it `whole`. */
+export function fold(text: string, at = FOLD_AT, whole = 'get or read_page gives all'): string {
+  if (text.length <= at) return text;
+  const cut = text.lastIndexOf(' ', at);
+  const kept = text.slice(0, cut > at / 2 ? cut : at);
+  return `${kept} … [folded: ${text.length - kept.length} more characters; ${whole}]`;
 }

@@ -37,6 +37,8 @@ const LIST_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'rowgroup', 'tre
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'object', 'embed', 'br', 'wbr', MASK_TAG]);
 const FRAMES = new Set(['iframe', 'frame']);
 const BUDGET_CHECK_EVERY = 64;
+/** A field's value shows this much on its line, enough to tell what it holds; past it, the line says get gives all. */
+const VALUE_SHOWN = 60;
 
 interface Walk {
   refs: RefRegistry;
@@ -202,7 +204,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   for (const state of states(element, role)) parts.push(mark(state));
   // An editor's value is the text in it; a long one is listed as content below its line instead.
   const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
-  if (value) parts.push(`value=${quote(clip(value, 60))}`);
+  if (value) parts.push(`value=${JSON.stringify(fold(pageText(value.replace(/\s+/g, ' ').trim()), VALUE_SHOWN, 'get gives all'))}`);
   const options = optionsOf(element);
   if (options) parts.push(options);
   for (const id of (element.getAttribute('aria-labelledby') ?? '').split(/\s+/)) {
