@@ -121,9 +121,12 @@ function clip(text: string, max: number): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
-/** A name, value or title the page wrote, quoted: its square brackets made round like the rest of its words, folded past 4,000 characters. */
-function quote(text: string): string {
-  return JSON.stringify(fold(pageText(text)));
+/**
+ * A name, value or title the page wrote, quoted: its square brackets made round like the rest of
+ * its words, and folded past `at` characters (4,000 unless told), saying which tool gives it whole.
+ */
+function quote(text: string, at?: number, whole?: string): string {
+  return JSON.stringify(fold(pageText(text.replace(/\s+/g, ' ').trim()), at, whole));
 }
 
 /** A painted element's box is shown: not pushed out of the page, bigger than a pixel, and not clipped away. */
@@ -204,7 +207,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   for (const state of states(element, role)) parts.push(mark(state));
   // An editor's value is the text in it; a long one is listed as content below its line instead.
   const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
-  if (value) parts.push(`value=${JSON.stringify(fold(pageText(value.replace(/\s+/g, ' ').trim()), VALUE_SHOWN, 'get gives all'))}`);
+  if (value) parts.push(`value=${quote(value, VALUE_SHOWN, 'get gives all')}`);
   const options = optionsOf(element);
   if (options) parts.push(options);
   for (const id of (element.getAttribute('aria-labelledby') ?? '').split(/\s+/)) {
