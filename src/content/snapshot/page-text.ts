@@ -1,3 +1,5 @@
+import { clipText } from '../../protocol/caps';
+
 /**
  * The page's own words, with square brackets made round: in the outline `[` only opens what
  * Jawad writes (a ref, a state), so no page can print a line that passes for a control.
@@ -18,4 +20,9 @@ export function fold(text: string, at = FOLD_AT, whole = 'get or read_page gives
   const cut = text.lastIndexOf(' ', at);
   const kept = text.slice(0, cut > at / 2 ? cut : at);
   return `${kept} … [folded: ${text.length - kept.length} more characters; ${whole}]`;
+}
+
+/** Text on one line (its whitespace collapsed), cut to `max` characters with an ellipsis: a short label, not content. */
+export function clip(text: string, max: number): string {
+  return clipText(text.replace(/\s+/g, ' ').trim(), max);
 }

@@ -1,7 +1,6 @@
 /** What a ref line says about an element besides its role and name: its state and current value. */
-import { clipText } from '../../protocol/caps';
 import { secretOf } from '../secret';
-import { pageText } from './page-text';
+import { clip, pageText } from './page-text';
 import { isEditingHost } from './roles';
 
 /** A checkbox with role=button that opens a menu (the CSS "checkbox hack"): checked means open. */
@@ -63,5 +62,5 @@ export function optionsOf(element: Element): string | undefined {
   if (options.length === 0) return undefined;
   if (options.length > LISTED_OPTIONS) return `options=${options.length}`;
   const shown = options.filter((option) => getComputedStyle(option).display !== 'none');
-  return `options=[${shown.map((option) => JSON.stringify(pageText(clipText(option.text.replace(/\s+/g, ' ').trim(), OPTION_CHARS)))).join(',')}]`;
+  return `options=[${shown.map((option) => JSON.stringify(pageText(clip(option.text, OPTION_CHARS)))).join(',')}]`;
 }

@@ -8,7 +8,7 @@ import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
-import { fold, pageText } from './page-text';
+import { clip, fold, pageText } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
@@ -114,11 +114,6 @@ function childrenOf(element: Element): ArrayLike<Node> {
     return assigned.length > 0 ? assigned : element.childNodes;
   }
   return element.childNodes;
-}
-
-function clip(text: string, max: number): string {
-  const value = text.replace(/\s+/g, ' ').trim();
-  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
 /**
@@ -435,8 +430,10 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const pointer = !insideControl && style.cursor === 'pointer' && shown();
   // A row of a list a click means (a virtualised inbox's) reads as a row; any other clickable or
   // focusable element without a role (a card, the main content a skip link focuses) as generic.
-  const listRow = !insideControl && isListRow(element, style, inherited.inScroller);
-  const candidate = isInteractive(element, role, pointer && !parentPointer) || listRow;
+  const interactive = isInteractive(element, role, pointer && !parentPointer);
+  // Whether it is a list's row matters only to what is not a control already, or to how a role-less one reads.
+  const listRow = (!interactive || role === 'generic') && !insideControl && isListRow(element, style, inherited.inScroller);
+  const candidate = interactive || listRow;
   const acts = candidate && (shown() || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(box(), clip)));
   const overflow = overflowOf(style);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden
