@@ -205,6 +205,13 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(/- combobox "Size" \[ref=e\d+\] value="Choose a size" options=\["Choose a size","XS","S","M","L","XL","XXL — sold out"\]\n/);
     });
 
+    it('lists each option whole, and only the options its menu shows when the page hides the rest with CSS', () => {
+      expect(first.text).toMatch(
+        /^- combobox "Ask about Fit and sizing" \[ref=e\d+\] value="Fit and sizing" options=\["Fit and sizing","Care: can it go in the washing machine and the tumble dryer without losing its waterproofing\?"\]$/m,
+      );
+      expect(first.text).toMatch(/^- combobox "Collect from Aviemore" \[ref=e\d+\] value="Aviemore" options=\["Aviemore","Fort William","Inverness"\]$/m);
+    });
+
     it('gives a name whole however long, as the page wrote it', () => {
       expect(first.text).toMatch(/^- link "Does the hood fit over a climbing helmet, and can it be cinched down far enough that it does not block your side vision\?" \[ref=e\d+\]$/m);
     });

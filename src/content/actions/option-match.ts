@@ -5,7 +5,7 @@
  * so a value or an exact text is never beaten by a looser match. A loose match that fits several
  * options is not guessed at: the caller lists them.
  */
-import { pageText } from '../snapshot/page-text';
+import { pageText, unfolded } from '../snapshot/page-text';
 
 export interface OptionFacts {
   /** Values the option answers to: a native option's value; a custom one's data-value, value or id. */
@@ -21,6 +21,8 @@ export function normalizeText(text: string): string {
 }
 
 const folded = (text: string) => normalizeText(text).toLocaleLowerCase();
+/** Text as the snapshot shows it, in any case: brackets made round, a fold's marker dropped. */
+const shown = (text: string) => folded(pageText(unfolded(normalizeText(text))));
 
 type Test = (option: OptionFacts, wanted: string) => boolean;
 
@@ -31,8 +33,9 @@ const TESTS: Array<{ test: Test; loose: boolean }> = [
   { test: (o, wanted) => folded(o.text) === folded(wanted) || o.values.some((v) => folded(v) === folded(wanted)), loose: false },
   // As the snapshot showed it: the page's square brackets made round ("[Beta] Dark" reads "(Beta) Dark").
   { test: (o, wanted) => folded(pageText(o.text)) === folded(wanted), loose: false },
-  { test: (o, wanted) => folded(o.text).startsWith(folded(wanted)), loose: true },
-  { test: (o, wanted) => folded(o.text).includes(folded(wanted)), loose: true },
+  // A part of its text, as the page wrote it or as the snapshot showed it (a long one folded).
+  { test: (o, wanted) => shown(o.text).startsWith(shown(wanted)), loose: true },
+  { test: (o, wanted) => shown(o.text).includes(shown(wanted)), loose: true },
 ];
 
 export function pickOption(options: readonly OptionFacts[], wanted: string): OptionPick {

@@ -22,6 +22,21 @@ export function fold(text: string, at = FOLD_AT, whole = 'get or read_page gives
   return `${kept} … [folded: ${text.length - kept.length} more characters; ${whole}]`;
 }
 
+const FOLD_MARK = / … \[folded: \d+ more characters; [^\]]*\]$/;
+
+/** What a folded text showed, without its marker (a model quoting it back); other text as it is. */
+export function unfolded(text: string): string {
+  return text.replace(FOLD_MARK, '');
+}
+
+/**
+ * A name, value, title or option the page wrote, quoted: its square brackets made round like the
+ * rest of its words, and folded past `at` characters (4,000 unless told), saying which tool gives it whole.
+ */
+export function quote(text: string, at?: number, whole?: string): string {
+  return JSON.stringify(fold(pageText(text.replace(/\s+/g, ' ').trim()), at, whole));
+}
+
 /** Text on one line (its whitespace collapsed), cut to `max` characters with an ellipsis: a short label, not content. */
 export function clip(text: string, max: number): string {
   return clipText(text.replace(/\s+/g, ' ').trim(), max);

@@ -1,6 +1,7 @@
 /** What a ref line says about an element besides its role and name: its state and current value. */
 import { secretOf } from '../secret';
-import { clip, pageText } from './page-text';
+import { CAPS } from '../../protocol/caps';
+import { quote } from './page-text';
 import { isEditingHost } from './roles';
 
 /** A checkbox with role=button that opens a menu (the CSS "checkbox hack"): checked means open. */
@@ -50,17 +51,22 @@ export function valueOf(element: Element, editorText?: () => string): string | u
 
 /** Up to this many, a select's options are listed on its line; beyond, only how many there are. */
 const LISTED_OPTIONS = 10;
-const OPTION_CHARS = 40;
 
 /**
  * A native select's choices, which its line shows only when opened: listed (what select_option
- * takes), or counted when there are many. Options the page hides from its menu are left out.
+ * takes), or counted when there are many. Each is whole, as a name is, up to the length of one.
+ * Options the page hides from its menu — by attribute, or by CSS as a menu filtered by another
+ * field's choice does — are left out.
  */
 export function optionsOf(element: Element): string | undefined {
   if (element.localName !== 'select') return undefined;
   const options = Array.from((element as HTMLSelectElement).options).filter((option) => !option.hidden);
-  if (options.length === 0) return undefined;
-  if (options.length > LISTED_OPTIONS) return `options=${options.length}`;
-  const shown = options.filter((option) => getComputedStyle(option).display !== 'none');
-  return `options=[${shown.map((option) => JSON.stringify(pageText(clip(option.text, OPTION_CHARS)))).join(',')}]`;
+  const shown: HTMLOptionElement[] = [];
+  for (const option of options) {
+    if (getComputedStyle(option).display !== 'none') shown.push(option);
+    // Too many to list: how many is said without judging each one's style (a list of 5,000 dates).
+    if (shown.length > LISTED_OPTIONS) return `options=${options.length}`;
+  }
+  if (shown.length === 0) return undefined;
+  return `options=[${shown.map((option) => quote(option.text, CAPS.name, 'select_option takes what is shown')).join(',')}]`;
 }

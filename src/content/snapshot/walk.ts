@@ -8,7 +8,7 @@ import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
-import { clip, fold, pageText } from './page-text';
+import { clip, fold, pageText, quote } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
@@ -114,14 +114,6 @@ function childrenOf(element: Element): ArrayLike<Node> {
     return assigned.length > 0 ? assigned : element.childNodes;
   }
   return element.childNodes;
-}
-
-/**
- * A name, value or title the page wrote, quoted: its square brackets made round like the rest of
- * its words, and folded past `at` characters (4,000 unless told), saying which tool gives it whole.
- */
-function quote(text: string, at?: number, whole?: string): string {
-  return JSON.stringify(fold(pageText(text.replace(/\s+/g, ' ').trim()), at, whole));
 }
 
 /** A painted element's box is shown: not pushed out of the page, bigger than a pixel, and not clipped away. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeOptions, pickOption, type OptionFacts } from '../../../src/content/actions/option-match';
+import { quote } from '../../../src/content/snapshot/page-text';
 
 const SHIRTS: OptionFacts[] = [
   { values: ['s', 'shirt-s'], text: 'Small chest 86–91 cm' },
@@ -33,6 +34,21 @@ describe('pickOption', () => {
     ];
     expect(pickOption(themes, '(Beta) Dark')).toEqual({ found: 1 });
     expect(pickOption(themes, '[Beta] Dark')).toEqual({ found: 1 });
+  });
+
+  it('finds a long option by the folded text the snapshot showed, marker and all, and does not guess when the shown start fits two', () => {
+    const terms = 'I have read the [terms] of carriage, ' + 'and agree that the courier may leave the parcel in a safe place. '.repeat(8);
+    const plans: OptionFacts[] = [
+      { values: ['short'], text: 'No thanks' },
+      { values: ['agree'], text: terms },
+      { values: ['agree-call'], text: `${terms}Call me first.` },
+    ];
+    const shown = (text: string, at: number) => JSON.parse(quote(text, at, 'select_option takes what is shown')) as string;
+    expect(shown(terms, 300)).toMatch(/^I have read the \(terms\) of carriage, .* … \[folded: \d+ more characters; select_option takes what is shown\]$/);
+    expect(pickOption(plans, shown(terms, 300))).toEqual({ ambiguous: [1, 2] });
+    expect(pickOption(plans.slice(0, 2), shown(terms, 300))).toEqual({ found: 1 });
+    // Folded past the shared start ("… place. Call"), it fits one.
+    expect(pickOption(plans, shown(`${terms}Call me first.`, terms.length + 5))).toEqual({ found: 2 });
   });
 
   it('takes the option whose text starts with the choice before one that merely contains it', () => {
