@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { main } from '../../cli/main';
 
@@ -12,7 +12,16 @@ function capture() {
   return { out, err, output: { line: (text: string) => void out.push(text), progress: (text: string) => void err.push(text) } };
 }
 
-const env = () => ({ JAWAD_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'jawad-check-')) });
+const configDirs: string[] = [];
+/** A config folder of its own for each run of the command, removed when the file is done. */
+const env = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'jawad-check-'));
+  configDirs.push(dir);
+  return { JAWAD_CONFIG_DIR: dir };
+};
+afterAll(() => {
+  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 function listen(server: Server): Promise<number> {
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
