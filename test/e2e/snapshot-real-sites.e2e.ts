@@ -4,6 +4,7 @@
  * read such text in the order the page shows it, keep words apart where a `<br>` or an element
  * stood between them, and put each link where it stands in its sentence. Links whose text is what
  * the page says (lyrics, citations): their names whole, and a focusable article's text said once.
+ * Links with no name: where they go.
  */
 import { describe, expect, it } from 'vitest';
 import { findRef } from '../support/scripted-model';
@@ -91,6 +92,17 @@ for (const browserName of browsersUnderTest()) {
       const article = lines.findIndex((line) => /^- generic \[ref=e\d+\]$/.test(line) && (lines[lines.indexOf(line) + 1] ?? '').startsWith(opening));
       expect(article, lines.join('\n')).toBeGreaterThan(-1);
       expect(lines.filter((line) => line.includes(opening))).toHaveLength(1);
+    });
+
+    it('tells nameless links apart by where they go: social icons and author avatars (ndtv.com, the Stack Overflow blog)', async () => {
+      // The fixture server points every other host of a capture at a dead loopback port (127.0.0.1:9),
+      // the site's own host becoming the first part of the path: twitter.com/ndtv reads 127.0.0.1:9/twitter.com/ndtv.
+      const icons = (await snapshotOf(suite.jawad, page('postlight--www.ndtv.com'))).join('\n');
+      for (const site of ['twitter.com/ndtv', 'www.facebook.com/ndtv', 'www.instagram.com/ndtv/', 'www.youtube.com/user/ndtv']) {
+        expect(icons).toMatch(new RegExp(`^- link \\[ref=e\\d+\\] url="127\\.0\\.0\\.1:9/${site.replace(/\./g, '\\.')}"$`, 'm'));
+      }
+      const blog = await snapshotOf(suite.jawad, page('trafilatura--stackoverflow.com.rust'));
+      expect(blog).toContainEqual(expect.stringMatching(/^\[link ref=e\d+ url="127\.0\.0\.1:9\/stackoverflow\.blog\/authors\/benpopper\/"\] by \[link "Ben Popper" ref=e\d+\] on September 17, 2019$/));
     });
   });
 }

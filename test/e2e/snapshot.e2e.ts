@@ -223,6 +223,13 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(/- combobox "Show answers in \(Auto\) English" \[ref=e\d+\] value="\(Auto\) English" options=\["\(Auto\) English","Deutsch"\]/);
     });
 
+    it('says where a link with no name goes: its path on this site, its host and path elsewhere (a share link’s query left out)', () => {
+      expect(first.text).toMatch(/^\[link ref=e\d+ url="\/community\/kestrel-42"\] Answer from Kestrel_42: after ten washes/m);
+      expect(first.text).toMatch(/^Share this answer \[link ref=e\d+ url="social\.example\/share"\]$/m);
+      // A named link is named, not addressed.
+      expect(first.text).not.toMatch(/\[link "[^"]+" ref=e\d+ url=/);
+    });
+
     it('reads text drawn in SVG', () => {
       expect(first.text).toContain('Warmth: 3 of 5');
     });

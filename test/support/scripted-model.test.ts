@@ -133,6 +133,14 @@ describe('findRef', () => {
     ]);
   });
 
+  it('reads a nameless link written inside a line with where it goes', () => {
+    const line = '[link ref=e7 url="/author/jake-goulding/"] by [link "Jake Goulding" ref=e9] on January 20, 2020';
+    expect(snapshotEntries(line)).toEqual([
+      { ref: 'e7', role: 'link', name: '' },
+      { ref: 'e9', role: 'link', name: 'Jake Goulding' },
+    ]);
+  });
+
   it('ignores headings, text and frame placeholders, which have no ref', () => {
     expect(snapshotEntries(SNAPSHOT).map((entry) => entry.ref)).toEqual(['e3', 'e4', 'e5', 'e6', 'e7', 'f3e2']);
   });

@@ -49,6 +49,27 @@ export function valueOf(element: Element, editorText?: () => string): string | u
   return editorText && isEditingHost(element) ? editorText() : undefined;
 }
 
+/**
+ * Where a link goes, for a link with no name (an avatar or a logo whose image has no alt text):
+ * the one thing that tells it apart. On this site, its path and query; elsewhere, its host and
+ * path (a share button's query is the page it shares); an e-mail or a phone number as written.
+ * Nothing for what leads nowhere a person can read (javascript:).
+ */
+export function destinationOf(link: Element): string | undefined {
+  const href = link.getAttribute('href') ?? link.getAttribute('xlink:href');
+  if (!href) return undefined;
+  let url: URL;
+  try {
+    url = new URL(href, link.baseURI);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'mailto:' || url.protocol === 'tel:') return url.href;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.origin === link.ownerDocument.location?.origin) return `${url.pathname}${url.search}${url.hash}`;
+  return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
 /** Up to this many, a select's options are listed on its line; beyond, only how many there are. */
 const LISTED_OPTIONS = 10;
 

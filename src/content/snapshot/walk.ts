@@ -14,7 +14,7 @@ import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
 import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
-import { optionsOf, states, valueOf } from './states';
+import { destinationOf, optionsOf, states, valueOf } from './states';
 import { BackgroundFinder, boxOf, type ChildSpan, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
@@ -39,6 +39,8 @@ const FRAMES = new Set(['iframe', 'frame']);
 const BUDGET_CHECK_EVERY = 64;
 /** A field's value shows this much on its line, enough to tell what it holds; past it, the line says get gives all. */
 const VALUE_SHOWN = 60;
+/** A nameless link's address shows this much: the path that tells it apart, not a tracking query. */
+const URL_SHOWN = 100;
 
 interface Walk {
   refs: RefRegistry;
@@ -192,6 +194,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   if (name) parts.push(quote(name));
   parts.push(mark(`ref=${ref}`));
   for (const state of states(element, role)) parts.push(mark(state));
+  const destination = !name && role === 'link' ? destinationOf(element) : undefined;
+  if (destination) parts.push(`url=${quote(destination, URL_SHOWN, 'get with attribute href gives all')}`);
   // An editor's value is the text in it; a long one is listed as content below its line instead.
   const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
   if (value) parts.push(`value=${quote(value, VALUE_SHOWN, 'get gives all')}`);
