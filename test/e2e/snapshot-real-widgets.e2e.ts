@@ -153,6 +153,17 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('[data-testid=city-field]', (el) => (el as HTMLInputElement).value)).toBe('Paris');
     });
 
+    it('reads a grid in name only across, like a table: each file’s commit link on its file’s line, no cell listed as a control', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      expect(text).toContain('\n| Type | Name | Latest commit message | Commit time |\n');
+      const readme = text.split('\n').find((line) => line.includes('README.md'));
+      expect(readme).toMatch(/^\| \| \[link "README\.md" ref=e\d+\] \| \[link "Create README\.md" ref=e\d+\] \| 2 years ago \|$/);
+      expect(text).not.toMatch(/gridcell/);
+      await click(suite.jawad, findRef(readme!, 'link', 'Create README.md')!);
+      expect(new URL(page.url()).hash).toBe('#commit-readme');
+    });
+
     it('fills a code editor that copies its text into a hidden field only on key-up, and the form sends it', async () => {
       const page = await open();
       const text = await snapshotText(suite.jawad);

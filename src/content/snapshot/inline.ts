@@ -120,12 +120,15 @@ const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 /** Controls whose insides (options, an icon) are not read into a line. */
 const OPAQUE = new Set(['select', 'textarea', 'button', 'svg']);
 
-/** Nothing but text and inline elements inside (a cell holding a field, a link, a bold word). */
+/**
+ * Nothing but text and inline elements inside (a cell holding a field, a link, a bold word). A
+ * custom element with no shadow root (`<time-ago>`) counts as what it holds, which is checked too.
+ */
 function readsInline(element: Element): boolean {
   const stack = Array.from(element.children);
   while (stack.length > 0) {
     const child = stack.pop()!;
-    if (!PHRASING.has(child.localName) || child.shadowRoot) return false;
+    if (!(PHRASING.has(child.localName) || child.localName.includes('-')) || child.shadowRoot) return false;
     if (!OPAQUE.has(child.localName)) stack.push(...Array.from(child.children));
   }
   return true;

@@ -4,9 +4,11 @@
  */
 export const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'option', 'combobox', 'listbox', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'slider', 'spinbutton', 'textbox', 'searchbox', 'treeitem', 'gridcell',
+  'menuitemcheckbox', 'menuitemradio', 'slider', 'spinbutton', 'textbox', 'searchbox', 'treeitem',
   'scrollbar',
 ]);
+// A gridcell is acted on where it takes focus or clicks (a calendar's day; see isInteractive):
+// many grids are only laid out with the role (GitHub's file list), their links inside the cells.
 
 const INPUT_ROLES: Record<string, string> = {
   checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox',

@@ -52,7 +52,7 @@ export function valueOf(element: Element, editorText?: () => string): string | u
 /**
  * Where a link goes, for a link with no name (an avatar or a logo whose image has no alt text):
  * the one thing that tells it apart. On this site, its path and query; elsewhere, its host and
- * path (a share button's query is the page it shares); an e-mail or a phone number as written.
+ * path (a share button's query is the page it shares); an e-mail address or a phone number.
  * Nothing for what leads nowhere a person can read (javascript:).
  */
 export function destinationOf(link: Element): string | undefined {
@@ -64,7 +64,9 @@ export function destinationOf(link: Element): string | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol === 'mailto:' || url.protocol === 'tel:') return url.href;
+  // An e-mail link's subject and body are the page it shares: its address (or none) is what tells it apart.
+  if (url.protocol === 'mailto:') return `mailto:${url.pathname}`;
+  if (url.protocol === 'tel:') return url.href;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (url.origin === link.ownerDocument.location?.origin) return `${url.pathname}${url.search}${url.hash}`;
   return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
