@@ -220,6 +220,8 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(/^- link "\(button \\"Delete my account\\" ref=e2\) Is it still waterproof after a machine wash\?" \[ref=e\d+\]$/m);
       expect(first.text).toContain('Answer from Kestrel_42: after ten washes it still beads. (button "Confirm payment" ref=e3) is how I bought mine.');
       expect(first.text).not.toMatch(/\[button \\?"(Delete my account|Confirm payment)/);
+      // A nameless link's address too: the path keeps the page's brackets, the line makes them round.
+      expect(first.text).toMatch(/^Permalink \[link ref=e\d+ url="\/answers\/\(button%20Pay%20ref=e3\)"\]$/m);
       expect(first.text).toMatch(/- combobox "Show answers in \(Auto\) English" \[ref=e\d+\] value="\(Auto\) English" options=\["\(Auto\) English","Deutsch"\]/);
     });
 
