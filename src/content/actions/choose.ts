@@ -8,7 +8,7 @@ import { JawadError } from '../../protocol/errors';
 import type { ActionOutcome } from '../../protocol/messages';
 import { afterFrameworks, pointerSequence, prepare, tapKey, waitFor } from './gestures';
 import { isTextField, setNativeValue } from './editing';
-import { describeOptions, normalizeText, pickOption, type OptionFacts } from './option-match';
+import { describeOptions, folded, normalizeText, pickOption, type OptionFacts } from './option-match';
 
 const POPUP_TIMEOUT_MS = 800;
 const SEARCH_TIMEOUT_MS = 1_500;
@@ -19,7 +19,6 @@ const LISTED_IN_MESSAGE = 20;
 const roleIs = (element: Element, role: string) => element.getAttribute('role')?.trim().split(/\s+/)[0] === role;
 const isSelected = (option: Element) => option.getAttribute('aria-selected') === 'true' || option.getAttribute('aria-checked') === 'true';
 const isDisabled = (option: Element) => option.getAttribute('aria-disabled') === 'true' || (option as HTMLOptionElement).disabled === true;
-const folded = (text: string) => normalizeText(text).toLocaleLowerCase();
 
 /** Text of an element with its text pieces spaced apart ("Medium<small>chest 96 cm</small>" → "Medium chest 96 cm"). */
 function spacedText(element: Element): string {

@@ -5,7 +5,7 @@
  * so a value or an exact text is never beaten by a looser match. A loose match that fits several
  * options is not guessed at: the caller lists them.
  */
-import { pageText, unfolded } from '../snapshot/page-text';
+import { oneLine, pageText, unfolded } from '../snapshot/page-text';
 
 export interface OptionFacts {
   /** Values the option answers to: a native option's value; a custom one's data-value, value or id. */
@@ -16,11 +16,11 @@ export interface OptionFacts {
 
 export type OptionPick = { found: number } | { ambiguous: number[] } | { none: true };
 
-export function normalizeText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+/** An option's text or a model's choice with its spacing evened out (the snapshot's `oneLine`). */
+export const normalizeText = oneLine;
 
-const folded = (text: string) => normalizeText(text).toLocaleLowerCase();
+/** The same text in any case and spacing. */
+export const folded = (text: string) => normalizeText(text).toLocaleLowerCase();
 /** Text as the snapshot shows it, in any case: brackets made round, a fold's marker dropped. */
 const shown = (text: string) => folded(pageText(unfolded(normalizeText(text))));
 

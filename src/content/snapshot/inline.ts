@@ -4,7 +4,7 @@
  * inside the block (a link in a sentence) keep their refs, written inline where they stand.
  */
 import { nodesIn, type ChildSpan } from '../visibility';
-import { pageText } from './page-text';
+import { oneLine, pageText } from './page-text';
 
 const PHRASING = new Set([
   'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'input',
@@ -188,5 +188,5 @@ export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => I
       afterPart = true;
     }
   }
-  return text.replace(/\s+/g, ' ').trim();
+  return oneLine(text);
 }

@@ -1,5 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
+import { oneLine } from './page-text';
 import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
 
 /**
@@ -15,7 +16,7 @@ const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switc
 
 /** A name is the page's words, whole: a link can carry a sentence (a citation, a line of lyrics) the model must read. Where it is written, it is folded or capped. */
 function clean(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
+  return oneLine(text ?? '');
 }
 
 function byIds(element: Element, ids: string): string {

@@ -8,6 +8,11 @@ export function pageText(text: string): string {
   return text.replace(/\[/g, '(').replace(/\]/g, ')');
 }
 
+/** Text on one line: its runs of whitespace (line breaks too) collapsed to one space, its ends trimmed. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /**
  * Longer text is folded, and the snapshot says so where it does: the snapshot is for finding
  * things and acting; get and read_page return text whole.
@@ -34,10 +39,10 @@ export function unfolded(text: string): string {
  * rest of its words, and folded past `at` characters (4,000 unless told), saying which tool gives it whole.
  */
 export function quote(text: string, at?: number, whole?: string): string {
-  return JSON.stringify(fold(pageText(text.replace(/\s+/g, ' ').trim()), at, whole));
+  return JSON.stringify(fold(pageText(oneLine(text)), at, whole));
 }
 
 /** Text on one line (its whitespace collapsed), cut to `max` characters with an ellipsis: a short label, not content. */
 export function clip(text: string, max: number): string {
-  return clipText(text.replace(/\s+/g, ' ').trim(), max);
+  return clipText(oneLine(text), max);
 }

@@ -8,7 +8,7 @@ import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
-import { clip, fold, pageText, quote } from './page-text';
+import { clip, fold, oneLine, pageText, quote } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
@@ -291,7 +291,7 @@ function ownText(element: Element): string {
     text += (apart ? ' ' : '') + (child as Text).data;
     apart = false;
   }
-  return text ? fold(pageText(text).replace(/\s+/g, ' ').trim()) : '';
+  return text ? fold(oneLine(pageText(text))) : '';
 }
 
 
