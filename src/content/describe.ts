@@ -127,7 +127,7 @@ export function describeTarget(request: { target: Target; action?: Action; value
   const keyTarget = isPage && request.action === 'press' ? deepActiveElement() : null;
   const effect = effectOf(request.action, keyTarget ?? element, request.value);
   if (isPage && !keyTarget) {
-    return { role: 'document', name: document.title.slice(0, CAPS.name), tag: 'html', submits: false, url: here(), documentUrl: here(), documentId, ...(effect ? { effect } : {}) };
+    return { role: 'document', name: clipText(document.title, CAPS.name), tag: 'html', submits: false, url: here(), documentUrl: here(), documentId, ...(effect ? { effect } : {}) };
   }
   const described = keyTarget ?? element;
   const role = roleOf(described);
@@ -136,7 +136,7 @@ export function describeTarget(request: { target: Target; action?: Action; value
   const autocomplete = autocompleteOf(described);
   return {
     role,
-    name: accessibleName(described, role).slice(0, CAPS.name),
+    name: clipText(accessibleName(described, role), CAPS.name),
     tag: described.localName,
     submits: clickSubmits(described) || effect?.submits === true,
     documentUrl: here(),

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runAgentTask } from '../../cli/agent-task';
-import { gullibleModel, latestSnapshotText, snapshotEntries } from '../support/scripted-model';
+import { gullibleModel, latestSnapshotText, scriptedAgent, snapshotEntries } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
@@ -105,6 +105,13 @@ for (const browserName of browsersUnderTest()) {
       const page = await succeeded<{ interactiveElements: Array<{ name: string }> }>(jawad, 'read_page');
       expect(page.interactiveElements.map((element) => element.name)).toContain('Sturdy, and the oil finish took an afternoon.');
       expect(Math.max(...page.interactiveElements.map((element) => element.name.length))).toBeLessThanOrEqual(300);
+      // What the step log and an approval show of a click on it: the name cut to 300 characters, and saying so.
+      suite.provider.reset();
+      suite.provider.setResponder(scriptedAgent([{ tool: 'snapshot' }, (context) => ({ tool: 'click', args: { ref: context.findRef('link', /^Best bench/) } })]));
+      const outcome = await runAgentTask(jawad.host, { task: 'Open the first review', approve: () => 'deny', timeoutMs: 30_000 });
+      const target = outcome.steps.find((step) => step.tool === 'click')?.target;
+      expect(target?.name, JSON.stringify(outcome.steps)).toMatch(/^Best bench we have owned, and the delivery was quick\. .*…$/);
+      expect(target!.name).toHaveLength(300);
     });
 
     it('a page with a 5 MB title costs what the same page with a short title costs, and the model still gets its refs', async () => {

@@ -4,7 +4,7 @@
  * read such text in the order the page shows it, keep words apart where a `<br>` or an element
  * stood between them, and put each link where it stands in its sentence. Links whose text is what
  * the page says (lyrics, citations): their names whole, and a focusable article's text said once.
- * Links with no name: where they go.
+ * Links with no name: where they go. Icon buttons: what their icons say.
  */
 import { describe, expect, it } from 'vitest';
 import { findRef } from '../support/scripted-model';
@@ -103,6 +103,18 @@ for (const browserName of browsersUnderTest()) {
       }
       const blog = await snapshotOf(suite.jawad, page('trafilatura--stackoverflow.com.rust'));
       expect(blog).toContainEqual(expect.stringMatching(/^\[link ref=e\d+ url="127\.0\.0\.1:9\/stackoverflow\.blog\/authors\/benpopper\/"\] by \[link "Ben Popper" ref=e\d+\] on September 17, 2019$/));
+    });
+
+    it('names icon buttons by what their icons say: an SVG <title>, an icon’s aria-label, an empty submit (ma.ttias.be, macrumors.com, the GitHub blog, elecom.co.jp)', async () => {
+      // The names Playwright's snapshot gives these buttons too: the browser's accessibility tree has them.
+      expect(await snapshotOf(suite.jawad, page('postlight--ma.ttias.be'))).toContain('- button "Menu" [ref=e2]');
+      const macrumors = await snapshotOf(suite.jawad, page('postlight--www.macrumors.com'));
+      expect(macrumors).toContainEqual(expect.stringMatching(/^- button "Search" \[ref=e\d+\]$/));
+      expect(macrumors).toContainEqual(expect.stringMatching(/^- button "Open Sidebar" \[ref=e\d+\]$/));
+      const blog = await snapshotOf(suite.jawad, page('trafilatura--github.blog.spiceland'));
+      expect(blog).toContainEqual(expect.stringMatching(/^- button "search" \[ref=e\d+\] \[collapsed\]$/));
+      const shop = await snapshotOf(suite.jawad, page('postlight--www.elecom.co.jp'));
+      expect(shop.filter((line) => /^- button "Submit" \[ref=e\d+\]$/.test(line))).toHaveLength(2);
     });
   });
 }

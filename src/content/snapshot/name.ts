@@ -99,21 +99,79 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
   const tag = element.localName;
   if (tag === 'input' || tag === 'select' || tag === 'textarea') {
     const input = element as HTMLInputElement;
-    if (['submit', 'button', 'reset'].includes(input.type) && input.value) return clean(input.value);
-    if (input.type === 'image') return clean(input.alt || input.value);
+    if (['submit', 'button', 'reset'].includes(input.type) || input.type === 'image') return buttonInputName(input);
     const label = clean(labelText(element));
     if (label) return label;
     const placeholder = clean(element.getAttribute('placeholder'));
     if (placeholder) return placeholder;
   }
   if (tag === 'img' || tag === 'area') return clean(element.getAttribute('alt') ?? element.getAttribute('title'));
+  if (tag === 'svg') {
+    const title = svgTitle(element);
+    if (title) return title;
+  }
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
     const text = element.firstElementChild ? visibleContent(element, read) : clean(element.textContent);
     if (text) return text;
-    const image = element.querySelector('img[alt]');
-    if (image) return clean(image.getAttribute('alt'));
+    const alternative = element.firstElementChild ? contentAlternative(element) : '';
+    if (alternative) return alternative;
   }
   return clean(element.getAttribute('title'));
+}
+
+/** An input drawn as a button: its value, else a label or its title, else what the browser writes on it. */
+function buttonInputName(input: HTMLInputElement): string {
+  const value = input.type === 'image' ? input.alt || input.value : input.value;
+  return clean(value) || clean(labelText(input)) || clean(input.title) || DEFAULT_BUTTON_TEXT[input.type] || '';
+}
+
+const DEFAULT_BUTTON_TEXT: Record<string, string> = { submit: 'Submit', reset: 'Reset', image: 'Submit' };
+
+/** Past this many elements a nameless control's content is not searched further: an icon is a few elements. */
+const ALTERNATIVE_SEARCH_LIMIT = 200;
+
+/**
+ * What the content of a control with no text that shows says to a screen reader (accname's name
+ * from content, for the parts that are not text): an icon's aria-label, an SVG's <title>, an
+ * image's alt, a nested element's title. Hidden parts (the "close" icon of a closed menu's toggle)
+ * say nothing.
+ */
+function contentAlternative(element: Element): string {
+  const parts: string[] = [];
+  let budget = ALTERNATIVE_SEARCH_LIMIT;
+  const search = (parent: Element) => {
+    for (let child = parent.firstElementChild; child && budget-- > 0; child = child.nextElementSibling) {
+      if (child.getAttribute('aria-hidden') === 'true' || !child.checkVisibility({ visibilityProperty: true })) continue;
+      const own = ownAlternative(child);
+      if (own) {
+        parts.push(own);
+        continue;
+      }
+      const before = parts.length;
+      search(child);
+      const title = parts.length === before ? clean(child.getAttribute('title')) : '';
+      if (title) parts.push(title);
+    }
+  };
+  search(element);
+  return clean(parts.join(' '));
+}
+
+/** What an element inside a control says of itself, before its own content is looked at. */
+function ownAlternative(element: Element): string {
+  const labelledBy = element.getAttribute('aria-labelledby');
+  const named = clean(labelledBy ? byIds(element, labelledBy) : '') || clean(element.getAttribute('aria-label'));
+  if (named) return named;
+  if (element.localName === 'img' || element.localName === 'area') return clean(element.getAttribute('alt'));
+  if (element.localName === 'svg') return svgTitle(element);
+  if (element.localName === 'input') return embeddedValue(element);
+  return '';
+}
+
+/** An SVG's name is its <title> child (SVG-AAM); a title deeper in names only that part. */
+function svgTitle(svg: Element): string {
+  for (let child = svg.firstElementChild; child; child = child.nextElementSibling) if (child.localName === 'title') return clean(child.textContent);
+  return '';
 }
 
 /**
