@@ -105,7 +105,7 @@ for (const browserName of browsersUnderTest()) {
       expect(blog).toContainEqual(expect.stringMatching(/^\[link ref=e\d+ url="127\.0\.0\.1:9\/stackoverflow\.blog\/authors\/benpopper\/"\] by \[link "Ben Popper" ref=e\d+\] on September 17, 2019$/));
     });
 
-    it('names icon buttons by what their icons say: an SVG <title>, an icon’s aria-label, an empty submit (ma.ttias.be, macrumors.com, the GitHub blog, elecom.co.jp)', async () => {
+    it('names icon buttons and links by what their icons say: an SVG <title>, an icon’s aria-label, an empty submit (ma.ttias.be, macrumors.com, the GitHub blog, elecom.co.jp, npr.org)', async () => {
       // The names Playwright's snapshot gives these buttons too: the browser's accessibility tree has them.
       expect(await snapshotOf(suite.jawad, page('postlight--ma.ttias.be'))).toContain('- button "Menu" [ref=e2]');
       const macrumors = await snapshotOf(suite.jawad, page('postlight--www.macrumors.com'));
@@ -115,6 +115,9 @@ for (const browserName of browsersUnderTest()) {
       expect(blog).toContainEqual(expect.stringMatching(/^- button "search" \[ref=e\d+\] \[collapsed\]$/));
       const shop = await snapshotOf(suite.jawad, page('postlight--www.elecom.co.jp'));
       expect(shop.filter((line) => /^- button "Submit" \[ref=e\d+\]$/.test(line))).toHaveLength(2);
+      // A logo drawn twice (one image per colour scheme) names its link once.
+      const npr = (await snapshotOf(suite.jawad, page('postlight--www.npr.org'))).join('\n');
+      expect(npr).toMatch(/^- link "NPR Music" \[ref=e\d+\]$/m);
     });
   });
 }

@@ -154,7 +154,8 @@ function contentAlternative(element: Element): string {
     }
   };
   search(element);
-  return clean(parts.join(' '));
+  // A logo drawn twice, once per colour scheme, says its name once.
+  return clean([...new Set(parts)].join(' '));
 }
 
 /** What an element inside a control says of itself, before its own content is looked at. */
