@@ -5,7 +5,7 @@
  * Declared data is text no one sees: a field is kept only clipped, and only where the visible page
  * agrees with it (every word of a name shown, the price figure shown, codes that cannot carry words).
  */
-import { CAPS, clipText } from '../protocol/caps';
+import { CAPS, clipText, oneLine } from '../protocol/caps';
 import type { Product } from '../protocol/messages';
 import { VisibleTree, visibleText } from './visibility';
 
@@ -18,8 +18,7 @@ const CURRENCY_SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£':
 function text(value: unknown): string | undefined {
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') return undefined;
-  const trimmed = value.replace(/\s+/g, ' ').trim();
-  return trimmed || undefined;
+  return oneLine(value) || undefined;
 }
 
 /** "https://schema.org/InStock" → "InStock". */

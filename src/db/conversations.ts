@@ -1,12 +1,11 @@
-import type { Conversation, StoredMessage } from '../protocol';
+import { clipText, oneLine, type Conversation, type StoredMessage } from '../protocol';
 import type { JawadDatabase, MessageRow } from './database';
 import { dropQueued, settleConversation } from './import-queue';
 
 const TITLE_CHARS = 60;
 
 export function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line || 'New conversation';
+  return clipText(oneLine(text), TITLE_CHARS) || 'New conversation';
 }
 
 /** Conversations and their messages. All writes go through here. */

@@ -20,6 +20,11 @@ export const CAPS = {
   errorDetails: 4_000,
 } as const;
 
+/** Text on one line: its runs of whitespace (line breaks too) collapsed to one space, its ends trimmed. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /** The text, cut to `max` characters with an ellipsis when longer. */
 export function clipText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

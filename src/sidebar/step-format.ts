@@ -3,7 +3,7 @@
  * Everything a step carries from a page (names, URLs, typed text) is untrusted: these helpers only
  * shorten and reveal it, and the components render it as text, never as markup.
  */
-import type { AgentStep, PermissionLevel, StepDecision, StepStatus, StepTarget } from '../protocol';
+import { clipText, oneLine, type AgentStep, type PermissionLevel, type StepDecision, type StepStatus, type StepTarget } from '../protocol';
 
 export const STATUS_LABELS: Record<StepStatus, string> = {
   asking: 'Waiting for you',
@@ -52,14 +52,6 @@ export function revealHidden(text: string): string {
   return text.replace(HIDDEN_CHARACTERS, (char) => `[U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
-/** Cuts text to at most `max` characters, ending in "…" when cut. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 function describeValue(value: unknown): string {
   if (typeof value === 'string') return `“${oneLine(value)}”`;
@@ -79,7 +71,7 @@ export function summarizeParams(params: Record<string, unknown>, max = 80): stri
     if (key === 'ref' || key === 'selector' || value === undefined) continue;
     parts.push(`${key}: ${describeValue(value)}`);
   }
-  return revealHidden(clip(parts.join(' · '), max));
+  return revealHidden(clipText(parts.join(' · '), max));
 }
 
 /** "https://shop.example.com" → "shop.example.com"; the scheme matters only when it is not http(s). */
@@ -90,7 +82,7 @@ export function siteLabel(site: string): string {
 /** The element as the page names it: `button “Add to cart”`. */
 export function targetLabel(target: StepTarget, max = 120): string {
   const name = oneLine(target.name);
-  const what = name ? `${target.role} “${revealHidden(clip(name, max))}”` : target.role;
+  const what = name ? `${target.role} “${revealHidden(clipText(name, max))}”` : target.role;
   return what || target.selector || target.ref || 'element';
 }
 

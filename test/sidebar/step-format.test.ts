@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentStep } from '../../src/protocol';
-import { clip, formatDuration, outcomeText, revealHidden, siteLabel, summarizeParams, targetLabel } from '../../src/sidebar/step-format';
+import { formatDuration, outcomeText, revealHidden, siteLabel, summarizeParams, targetLabel } from '../../src/sidebar/step-format';
 import { agentStep } from '../support/agent-step';
 
 const step = (extra: Partial<AgentStep>): AgentStep => agentStep({ promptRaised: true, ...extra });
@@ -24,15 +24,10 @@ describe('summarizeParams', () => {
   });
 });
 
-describe('revealHidden and clip', () => {
+describe('revealHidden', () => {
   it('turns bidi controls and zero-width characters into visible code points, leaving other text alone', () => {
     expect(revealHidden('a\u200Bb\u2066c\uFEFF')).toBe('a[U+200B]b[U+2066]c[U+FEFF]');
     expect(revealHidden('Grüße, مرحبا 👋')).toBe('Grüße, مرحبا 👋');
-  });
-
-  it('cuts with an ellipsis only when the text is too long', () => {
-    expect(clip('abcdef', 6)).toBe('abcdef');
-    expect(clip('abcdefg', 6)).toBe('abcde…');
   });
 });
 

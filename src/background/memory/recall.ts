@@ -2,14 +2,13 @@
  * How recalled memories are put in front of the model (pure). Page memories came from web pages:
  * they are wrapped like page content, so the model treats them as data, never as instructions.
  */
-import type { UsedContext } from '../../protocol';
+import { clipText, oneLine, type UsedContext } from '../../protocol';
 import { wrapUntrusted } from '../prompts';
 
 const SHOWN_CHARS = 300;
 
 export function excerpt(text: string, chars = SHOWN_CHARS): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
+  return clipText(oneLine(text), chars);
 }
 
 function day(time: number): string {

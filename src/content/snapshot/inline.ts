@@ -4,7 +4,8 @@
  * inside the block (a link in a sentence) keep their refs, written inline where they stand.
  */
 import { nodesIn, type ChildSpan } from '../visibility';
-import { oneLine, pageText } from './page-text';
+import { oneLine } from '../../protocol/caps';
+import { pageText } from './page-text';
 
 const PHRASING = new Set([
   'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'input',

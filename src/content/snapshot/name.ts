@@ -1,6 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
-import { oneLine } from './page-text';
+import { oneLine } from '../../protocol/caps';
 import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
 
 /**

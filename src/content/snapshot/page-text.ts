@@ -1,4 +1,4 @@
-import { clipText } from '../../protocol/caps';
+import { clipText, oneLine } from '../../protocol/caps';
 
 /**
  * The page's own words, with square brackets made round: in the outline `[` only opens what
@@ -6,11 +6,6 @@ import { clipText } from '../../protocol/caps';
  */
 export function pageText(text: string): string {
   return text.replace(/\[/g, '(').replace(/\]/g, ')');
-}
-
-/** Text on one line: its runs of whitespace (line breaks too) collapsed to one space, its ends trimmed. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**

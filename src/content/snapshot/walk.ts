@@ -5,10 +5,10 @@
  */
 import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
-import { CAPS, clipText } from '../../protocol/caps';
+import { CAPS, clipText, oneLine } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
-import { clip, fold, oneLine, pageText, quote } from './page-text';
+import { clip, fold, pageText, quote } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { clip, revealHidden } from '../step-format';
+import { clipText } from '../../protocol';
+import { revealHidden } from '../step-format';
 
 interface Props {
   /** Untrusted text from a page: rendered as a text node, with hidden characters shown. */
@@ -18,7 +19,7 @@ interface Props {
 export function ExpandableText({ text, limit, mono = false, class: className = '' }: Props) {
   const [expanded, setExpanded] = useState(false);
   const long = text.length > limit;
-  const shown = revealHidden(expanded || !long ? text : clip(text, limit));
+  const shown = revealHidden(expanded || !long ? text : clipText(text, limit));
   const Tag = mono ? 'pre' : 'span';
   const Wrapper = mono ? 'div' : 'span';
   return (
