@@ -169,7 +169,7 @@ function ownAlternative(element: Element): string {
   return '';
 }
 
-/** An SVG's name is its <title> child (SVG-AAM); a title deeper in names only that part. */
+/** An SVG's name is its <title> child (SVG-AAM). */
 function svgTitle(svg: Element): string {
   for (let child = svg.firstElementChild; child; child = child.nextElementSibling) if (child.localName === 'title') return clean(child.textContent);
   return '';
