@@ -52,7 +52,6 @@ export function revealHidden(text: string): string {
   return text.replace(HIDDEN_CHARACTERS, (char) => `[U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
-
 function describeValue(value: unknown): string {
   if (typeof value === 'string') return `“${oneLine(value)}”`;
   return oneLine(JSON.stringify(value) ?? String(value));
