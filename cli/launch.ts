@@ -179,9 +179,30 @@ export async function launchJawad(name: BrowserName, options: LaunchOptions = {}
 
 async function openTab(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage();
-  await page.goto(url, { waitUntil: 'load' });
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+  } catch (error) {
+    if (!(await loadedAnyway(page, url))) throw error;
+  }
   await page.bringToFront();
   return page;
+}
+
+/**
+ * Firefox's WebDriver BiDi fails a navigation when something the page does while loading is refused
+ * ("Address rejected": a frame or a script sent to a port browsers bar), though the page itself
+ * loads. The tab counts as opened when, within a few seconds, it shows the very page asked for,
+ * loaded, and not an error page (whose document is the browser's, under the page's address).
+ */
+const LOADED_ANYWAY_MS = 5_000;
+
+async function loadedAnyway(page: Page, url: string): Promise<boolean> {
+  const expected = new URL(url).href;
+  const shown = await page
+    .waitForFunction((asked: string) => (location.href === asked && document.readyState === 'complete' ? document.documentURI : ''), { timeout: LOADED_ANYWAY_MS }, expected)
+    .then(async (handle): Promise<string> => handle.jsonValue())
+    .catch(() => undefined);
+  return shown === expected;
 }
 
 interface WorkerVersion {

@@ -6,6 +6,7 @@
  * account of whether the click happened.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startProviderServer, type ProviderServer, type RecordedRequest } from '../support/provider-server';
@@ -18,6 +19,15 @@ function formTextSeenByModel(requests: RecordedRequest[]): string {
   const result = messages.find((message) => message.role === 'tool' && message.tool_call_id === 'call-get');
   if (!result) throw new Error('The model never received the result of get');
   return String(result.content);
+}
+
+/** A port nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((closed) => server.close(closed));
+  return port;
 }
 
 function stepLines(run: CliRun) {
@@ -107,6 +117,31 @@ describe.each(browsersUnderTest())('jawad run in %s', (browser) => {
     const click = stepLines(result).find((step) => step.tool === 'click');
     expect(click).toMatchObject({ critical: true, promptRaised: true, decision: 'allow-once', status: 'done', result: { success: true } });
     expect(formTextSeenByModel(provider.requests)).toContain('Order placed: 0 item(s).');
+  }, RUN_TIMEOUT_MS);
+
+  it('opens a page whose load the browser driver calls failed though the page loads (a real lyrics blog), and reads it', async () => {
+    // In Firefox, WebDriver BiDi fails this capture's navigation ("Address rejected": its scripts
+    // reach for the dead port while it loads); the page shows all the same.
+    provider.enqueue(
+      { kind: 'openai-tool-stream', calls: [{ id: 'call-snapshot', name: 'snapshot', arguments: '{}' }] },
+      { kind: 'openai-stream', chunks: ['The song is Zhi Neng Xiang Nian Ni.'] },
+    );
+    const result = await run('deny', [], 'real-sites/trafilatura--chineselyrics4u.com.zhineng.html', 'Which song is this?');
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(stepLines(result).map((step) => [step.tool, step.status])).toEqual([['snapshot', 'done']]);
+    expect(JSON.stringify(provider.requests.at(-1)?.json)).toContain('Zhi Neng Xiang Nian Ni');
+  }, RUN_TIMEOUT_MS);
+
+  it('says so and exits 1 when the page cannot be opened at all', async () => {
+    const result = await runCli(process.execPath, [
+      'bin/jawad.mjs', 'run', '--browser', browser, '--url', `http://127.0.0.1:${await closedPort()}/nothing-listens-here`,
+      '--provider', 'custom', '--llm-url', `${provider.url}/v1`, '--model', 'test-model', '--approve', 'deny', 'Read the page',
+    ]);
+
+    expect(result.code).toBe(1);
+    expect(result.lines.at(-1)).toEqual({ type: 'error', message: expect.stringMatching(/CONNECTION_REFUSED|NS_ERROR_CONNECTION_REFUSED|connection/i) });
+    expect(provider.requests).toHaveLength(0);
   }, RUN_TIMEOUT_MS);
 
   it('gives up at --timeout with an error line and exit code 1', async () => {
