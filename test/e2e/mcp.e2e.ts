@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,14 +38,17 @@ for (const browserName of browsersUnderTest()) {
     let fixtures: FixtureServer;
     let stderr = '';
     const logged: string[] = [];
+    /** The launcher's config folder (its pairing key), this suite's own: removed with it. */
+    let configDir = '';
 
     beforeAll(async () => {
       fixtures = await startFixtureServer();
+      configDir = mkdtempSync(join(tmpdir(), 'jawad-mcp-'));
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [join(ROOT, 'bin/jawad.mjs'), 'mcp', '--launch', browserName, '--port', String(await freePort()), '--approve', 'allow-once', '--name', 'mcp-test'],
         cwd: ROOT,
-        env: { ...(process.env as Record<string, string>), JAWAD_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'jawad-mcp-')) },
+        env: { ...(process.env as Record<string, string>), JAWAD_CONFIG_DIR: configDir },
         stderr: 'pipe',
       });
       transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -56,6 +59,7 @@ for (const browserName of browsersUnderTest()) {
     afterAll(async () => {
       await client?.close();
       await fixtures?.close();
+      if (configDir) rmSync(configDir, { recursive: true, force: true });
     });
 
     it('lists the bridge commands as tools with JSON Schemas', async () => {
