@@ -188,14 +188,14 @@ async function openTab(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
+const LOADED_ANYWAY_MS = 5_000;
+
 /**
  * Firefox's WebDriver BiDi fails a navigation when something the page does while loading is refused
  * ("Address rejected": a frame or a script sent to a port browsers bar), though the page itself
  * loads. The tab counts as opened when, within a few seconds, it shows the very page asked for,
  * loaded, and not an error page (whose document is the browser's, under the page's address).
  */
-const LOADED_ANYWAY_MS = 5_000;
-
 async function loadedAnyway(page: Page, url: string): Promise<boolean> {
   const expected = new URL(url).href;
   const shown = await page

@@ -1,9 +1,9 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../../src/background/llm/errors';
 import { createRouter, memoryShapes, streamChat, type RouterRequest } from '../../../src/background/llm/router';
 import type { UsageRecord } from '../../../src/protocol';
 import type { LlmConfig, StreamEvent, ToolDefinition } from '../../../src/background/llm/types';
+import { freePort } from '../../support/ports';
 import { openAIErrorBody } from '../../support/provider-server';
 import { useProviderServer } from '../../support/use-provider-server';
 
@@ -456,21 +456,13 @@ describe('streamChat failures', () => {
   });
 
   it('tells the user to check the server when nothing listens', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const { error } = await collect(openai({ provider: 'ollama', baseUrl: `http://127.0.0.1:${port}/v1` }));
     expect(error?.kind).toBe('network');
     expect(error?.message).toBe(`Can't reach Ollama at http://127.0.0.1:${port}/v1. Is the server running on your machine?`);
   });
 });
 
-/** A port that was free a moment ago and now has nothing listening. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe('streamChat against servers as they really behave', () => {
   const recorded = () => {

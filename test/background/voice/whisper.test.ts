@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   audioFileName,
@@ -9,6 +8,7 @@ import {
   type TranscriptionConfig,
 } from '../../../src/background/voice/whisper';
 import { DEFAULT_VOICE_SETTINGS, defaultSettingsFor, type ProviderSettings, type VoiceSettings } from '../../../src/protocol/settings';
+import { freePort } from '../../support/ports';
 import { openAIErrorBody, type MultipartPart } from '../../support/provider-server';
 import { useProviderServer } from '../../support/use-provider-server';
 
@@ -46,11 +46,7 @@ function partNamed(parts: MultipartPart[] | undefined, name: string): MultipartP
 }
 
 async function closedPortUrl(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo; // a TCP listener, never a pipe name
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await freePort()}/v1`;
 }
 
 describe('transcribe: what the server receives', () => {

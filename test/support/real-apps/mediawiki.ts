@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
-import { freePort, startPhpServer } from './php-server';
+import { freePort } from '../ports';
+import { startPhpServer } from './php-server';
 
 const MEDIAWIKI = '/usr/share/mediawiki';
 export const WIKI_ADMIN = { user: 'Admin', password: 'Jawad-test-pass-1' };

@@ -1,23 +1,12 @@
 /** PHP's built-in web server on loopback, for real PHP applications in the tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../ports';
 
 export interface PhpServer {
   url: string;
   stop(): Promise<void>;
 }
 
-/** A loopback port free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
