@@ -231,6 +231,17 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(/^Share this answer \[link ref=e\d+ url="social\.example\/share"\] \[link ref=e\d+ url="mailto:"\]$/m);
       // A named link is named, not addressed.
       expect(first.text).not.toMatch(/\[link "[^"]+" ref=e\d+ url=/);
+      // Within the page: its #fragment; a link to `#` alone (a script's button) leads nowhere to say.
+      const seen = refsByTestid(first);
+      expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('back-to-top')!.ref} url="#top" icon="icon-up"\\]`));
+      expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('promo-close')!.ref} icon="icon-close"\\]`));
+    });
+
+    it('says which sprite icon a nameless icon button draws, and only the icon that shows', () => {
+      const filter = refsByTestid(first).get('filter-button')!;
+      expect(first.text).toMatch(new RegExp(`^- button \\[ref=${filter.ref}\\] icon="icon-filter"$`, 'm'));
+      // A named control needs no hint.
+      expect(first.text).not.toMatch(/"[^"]+" \[ref=e\d+\] icon=/);
     });
 
     it('reads text drawn in SVG', () => {
@@ -299,6 +310,8 @@ for (const browserName of browsersUnderTest()) {
         'social-mastodon': 'Mastodon', // the <title> of the SVG inside a link
         'chat-link': 'Chat with us', // the title of an empty icon inside a link
         'track-submit': 'Submit', // a submit input with an empty value: what the browser writes on it
+        'compare-button': 'Compare', // the <title> of the sprite symbol its icon draws
+        'filter-button': '', // a sprite symbol with no title: no name, only the icon's id (below)
       };
       const actual = Object.fromEntries(Object.keys(expected).map((testid) => [testid, squash(seen.get(testid)?.name ?? '(no ref)')]));
       expect(actual).toEqual(expected);

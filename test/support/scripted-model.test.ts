@@ -141,6 +141,10 @@ describe('findRef', () => {
     ]);
   });
 
+  it('reads a nameless icon button written inside a line with its icon', () => {
+    expect(snapshotEntries('Search the site [button ref=e8 icon="search"] or browse')).toEqual([{ ref: 'e8', role: 'button', name: '' }]);
+  });
+
   it('ignores headings, text and frame placeholders, which have no ref', () => {
     expect(snapshotEntries(SNAPSHOT).map((entry) => entry.ref)).toEqual(['e3', 'e4', 'e5', 'e6', 'e7', 'f3e2']);
   });

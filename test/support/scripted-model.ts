@@ -174,8 +174,8 @@ function yamlText(text: string): string {
   return text.startsWith('"') ? unquote(text) : text;
 }
 
-/** A control inside a line of text: `Read [link "our policy" ref=e5] first`, `[textbox "Qty" ref=e6 editable value="1"]`, `[link ref=e7 url="/u/ada"]`. */
-const INLINE_REF = /\[([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))? ref=((?:f\d+)?e\d+)((?: [a-z]+)*(?: url="(?:[^"\\]|\\.)*")?(?: value=("(?:[^"\\]|\\.)*"))?(?: options=(?:\d+|\[(?:"(?:[^"\\]|\\.)*",?)*\]))?)\]/g;
+/** A control inside a line of text: `Read [link "our policy" ref=e5] first`, `[textbox "Qty" ref=e6 editable value="1"]`, `[link ref=e7 url="/u/ada"]`, `[button ref=e8 icon="search"]`. */
+const INLINE_REF = /\[([a-z][\w-]*)(?: ("(?:[^"\\]|\\.)*"))? ref=((?:f\d+)?e\d+)((?: [a-z]+)*(?: url="(?:[^"\\]|\\.)*")?(?: icon="(?:[^"\\]|\\.)*")?(?: value=("(?:[^"\\]|\\.)*"))?(?: options=(?:\d+|\[(?:"(?:[^"\\]|\\.)*",?)*\]))?)\]/g;
 
 /** Every element with a ref in a snapshot's text, in page order. */
 export function snapshotEntries(snapshotText: string): SnapshotEntry[] {

@@ -169,10 +169,31 @@ function ownAlternative(element: Element): string {
   return '';
 }
 
-/** An SVG's name is its <title> child (SVG-AAM). */
+/**
+ * An SVG's name is its <title> child (SVG-AAM), or the <title> of a symbol it draws from the page's
+ * own sprite (`<use href="#icon-search">`), which is the same icon with its name kept in one place.
+ */
 function svgTitle(svg: Element): string {
-  for (let child = svg.firstElementChild; child; child = child.nextElementSibling) if (child.localName === 'title') return clean(child.textContent);
+  const own = titleOf(svg);
+  if (own) return own;
+  for (const use of Array.from(svg.querySelectorAll('use'))) {
+    const title = titleOf(spriteSymbol(use));
+    if (title) return title;
+  }
   return '';
+}
+
+function titleOf(element: Element | null): string {
+  for (let child = element?.firstElementChild; child; child = child.nextElementSibling) if (child.localName === 'title') return clean(child.textContent);
+  return '';
+}
+
+/** The element a `<use>` draws, when it is in the same document (`href="#id"`). */
+function spriteSymbol(use: Element): Element | null {
+  const href = use.getAttribute('href') ?? use.getAttribute('xlink:href') ?? '';
+  if (!href.startsWith('#') || href.length < 2) return null;
+  const root = use.getRootNode() as Document | ShadowRoot;
+  return root.getElementById?.(href.slice(1)) ?? null;
 }
 
 /**

@@ -52,8 +52,9 @@ export function valueOf(element: Element, editorText?: () => string): string | u
 /**
  * Where a link goes, for a link with no name (an avatar or a logo whose image has no alt text):
  * the one thing that tells it apart. On this site, its path and query; elsewhere, its host and
- * path (a share button's query is the page it shares); an e-mail address or a phone number.
- * Nothing for what leads nowhere a person can read (javascript:).
+ * path (a share button's query is the page it shares); an e-mail address or a phone number; within
+ * this page, its `#fragment`. Nothing for what leads nowhere a person can read (javascript:, or `#`
+ * alone, which a script's button made of a link uses).
  */
 export function destinationOf(link: Element): string | undefined {
   const href = link.getAttribute('href') ?? link.getAttribute('xlink:href');
@@ -68,8 +69,29 @@ export function destinationOf(link: Element): string | undefined {
   if (url.protocol === 'mailto:') return `mailto:${url.pathname}`;
   if (url.protocol === 'tel:') return url.href;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.origin === link.ownerDocument.location?.origin) return `${url.pathname}${url.search}${url.hash}`;
+  const here = link.ownerDocument.location;
+  if (here && url.origin === here.origin && url.pathname === here.pathname && url.search === here.search) return url.hash.length > 1 ? url.hash : undefined;
+  if (url.origin === here?.origin) return `${url.pathname}${url.search}${url.hash}`;
   return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+/** A sprite symbol's id that reads as a word or two (`search`, `icon-close`), not a generated hash. */
+const ICON_ID = /^[A-Za-z][\w-]{0,39}$/;
+
+/**
+ * The icon a nameless control draws from a sprite (`<use href="sprite.svg#search">`): the symbol's
+ * id is what the page's authors call the icon, the one hint such a control carries. Icons hidden
+ * in it (the "close" of a shut menu's toggle) are not the one it shows.
+ */
+export function iconOf(control: Element): string | undefined {
+  for (const use of Array.from(control.querySelectorAll('use'))) {
+    const svg = use.closest('svg');
+    if (svg && !svg.checkVisibility({ visibilityProperty: true })) continue;
+    const href = use.getAttribute('href') ?? use.getAttribute('xlink:href') ?? '';
+    const id = href.includes('#') ? href.slice(href.lastIndexOf('#') + 1) : '';
+    if (ICON_ID.test(id)) return id;
+  }
+  return undefined;
 }
 
 /** Up to this many, a select's options are listed on its line; beyond, only how many there are. */

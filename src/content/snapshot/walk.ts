@@ -14,7 +14,7 @@ import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
 import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
-import { destinationOf, optionsOf, states, valueOf } from './states';
+import { destinationOf, iconOf, optionsOf, states, valueOf } from './states';
 import { BackgroundFinder, boxOf, type ChildSpan, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
@@ -196,6 +196,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   for (const state of states(element, role)) parts.push(mark(state));
   const destination = !name && role === 'link' ? destinationOf(element) : undefined;
   if (destination) parts.push(`url=${quote(destination, URL_SHOWN, 'get with attribute href gives all')}`);
+  const icon = name ? undefined : iconOf(element);
+  if (icon) parts.push(`icon=${quote(icon)}`);
   // An editor's value is the text in it; a long one is listed as content below its line instead.
   const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
   if (value) parts.push(`value=${quote(value, VALUE_SHOWN, 'get gives all')}`);
