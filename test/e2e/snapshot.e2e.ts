@@ -240,8 +240,11 @@ for (const browserName of browsersUnderTest()) {
     it('says which sprite icon a nameless icon button draws, and only the icon that shows', () => {
       const filter = refsByTestid(first).get('filter-button')!;
       expect(first.text).toMatch(new RegExp(`^- button \\[ref=${filter.ref}\\] icon="icon-filter"$`, 'm'));
-      // A named control needs no hint.
+      // A named control needs no hint; a focusable box of text is not named by an icon somewhere in it.
       expect(first.text).not.toMatch(/"[^"]+" \[ref=e\d+\] icon=/);
+      const seen = refsByTestid(first);
+      expect(first.text).toMatch(new RegExp(`^- generic \\[ref=${seen.get('care-box')!.ref}\\]$`, 'm'));
+      expect(first.text).toMatch(new RegExp(`\\[ref=${seen.get('care-print')!.ref}\\] url="/care/print" icon="icon-print"`));
     });
 
     it('reads text drawn in SVG', () => {

@@ -196,7 +196,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   for (const state of states(element, role)) parts.push(mark(state));
   const destination = !name && role === 'link' ? destinationOf(element) : undefined;
   if (destination) parts.push(`url=${quote(destination, URL_SHOWN, 'get with attribute href gives all')}`);
-  const icon = name ? undefined : iconOf(element);
+  // A box holding a page's worth of content is not told by an icon somewhere inside it.
+  const icon = name || container ? undefined : iconOf(element);
   if (icon) parts.push(`icon=${quote(icon)}`);
   // An editor's value is the text in it; a long one is listed as content below its line instead.
   const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
