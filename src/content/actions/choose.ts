@@ -6,9 +6,10 @@
  */
 import { JawadError } from '../../protocol/errors';
 import type { ActionOutcome } from '../../protocol/messages';
+import { oneLine } from '../../protocol/caps';
 import { afterFrameworks, pointerSequence, prepare, tapKey, waitFor } from './gestures';
 import { isTextField, setNativeValue } from './editing';
-import { describeOptions, folded, normalizeText, pickOption, type OptionFacts } from './option-match';
+import { describeOptions, folded, pickOption, type OptionFacts } from './option-match';
 
 const POPUP_TIMEOUT_MS = 800;
 const SEARCH_TIMEOUT_MS = 1_500;
@@ -25,7 +26,7 @@ function spacedText(element: Element): string {
   const pieces: string[] = [];
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) pieces.push(walker.currentNode.textContent ?? '');
-  return normalizeText(pieces.join(' '));
+  return oneLine(pieces.join(' '));
 }
 
 function optionFacts(option: Element): OptionFacts {
@@ -64,7 +65,7 @@ const isShown = (element: Element) => {
 const optionsIn = (listbox: Element) => Array.from(listbox.querySelectorAll('[role=option]')).filter(isShown);
 
 function listOptions(facts: readonly OptionFacts[]): string {
-  const texts = facts.slice(0, LISTED_IN_MESSAGE).map((f) => `“${normalizeText(f.text) || f.values[0]}”`).join(', ');
+  const texts = facts.slice(0, LISTED_IN_MESSAGE).map((f) => `“${oneLine(f.text) || f.values[0]}”`).join(', ');
   return facts.length > LISTED_IN_MESSAGE ? `${texts} and ${facts.length - LISTED_IN_MESSAGE} more` : texts;
 }
 
@@ -86,7 +87,7 @@ function refuseDisabled(option: Element, label: string): void {
   if (isDisabled(option) || inDisabledGroup) throw new JawadError('EXECUTION_ERROR', `The option “${optionFacts(option).text}” of ${label} is disabled.`);
 }
 
-const selectedTexts = (options: Element[]) => options.filter((o) => (o as HTMLOptionElement).selected || isSelected(o)).map((o) => normalizeText(optionFacts(o).text)).join(', ');
+const selectedTexts = (options: Element[]) => options.filter((o) => (o as HTMLOptionElement).selected || isSelected(o)).map((o) => oneLine(optionFacts(o).text)).join(', ');
 
 async function chooseNative(select: HTMLSelectElement, label: string, wanted: string): Promise<string> {
   await prepare(select, label);
@@ -122,12 +123,12 @@ async function clickOption(option: Element, label: string): Promise<void> {
 
 /** The chosen option, found again by its text: frameworks often re-render options on selection. */
 function stillSelected(listbox: Element, text: string): boolean {
-  return optionsIn(listbox).some((o) => isSelected(o) && normalizeText(optionFacts(o).text) === text);
+  return optionsIn(listbox).some((o) => isSelected(o) && oneLine(optionFacts(o).text) === text);
 }
 
 async function chooseInListbox(listbox: Element, label: string, wanted: string): Promise<string> {
   const option = pickOrThrow(optionsIn(listbox), wanted, label);
-  const text = normalizeText(optionFacts(option).text);
+  const text = oneLine(optionFacts(option).text);
   await clickOption(option, label);
   if (!(await waitFor(() => stillSelected(listbox, text), READBACK_TIMEOUT_MS))) {
     throw new JawadError('EXECUTION_ERROR', `“${text}” was clicked in ${label} but is not selected (selected: ${selectedTexts(optionsIn(listbox)) || 'nothing'}).`);
@@ -137,7 +138,7 @@ async function chooseInListbox(listbox: Element, label: string, wanted: string):
 
 /** What a combobox shows as its value: an input's text, or the trigger's own text. */
 function shownValue(trigger: Element): string {
-  return normalizeText(isTextField(trigger) ? trigger.value : ((trigger as HTMLElement).innerText ?? trigger.textContent ?? ''));
+  return oneLine(isTextField(trigger) ? trigger.value : ((trigger as HTMLElement).innerText ?? trigger.textContent ?? ''));
 }
 
 function showsChoice(trigger: Element, facts: OptionFacts): boolean {
@@ -231,7 +232,7 @@ async function confirmShown(trigger: Element, option: Element, label: string, mu
   // In an editable combobox's popup, aria-selected often means "highlighted", not chosen: there only the input's text counts.
   const selected = () => option.isConnected && isSelected(option) && (multiple || !isTextField(trigger));
   if (await waitFor(() => showsChoice(trigger, facts) || selected(), READBACK_TIMEOUT_MS)) return;
-  throw new JawadError('EXECUTION_ERROR', `“${normalizeText(facts.text)}” was clicked but ${label} shows “${shownValue(trigger)}”.`);
+  throw new JawadError('EXECUTION_ERROR', `“${oneLine(facts.text)}” was clicked but ${label} shows “${shownValue(trigger)}”.`);
 }
 
 async function chooseInPopup(trigger: Element, label: string, wanted: string): Promise<string> {

@@ -17,20 +17,17 @@ export interface OptionFacts {
 
 export type OptionPick = { found: number } | { ambiguous: number[] } | { none: true };
 
-/** An option's text or a model's choice with its spacing evened out (the snapshot's `oneLine`). */
-export const normalizeText = oneLine;
-
 /** The same text in any case and spacing. */
-export const folded = (text: string) => normalizeText(text).toLocaleLowerCase();
+export const folded = (text: string) => oneLine(text).toLocaleLowerCase();
 /** Text as the snapshot shows it, in any case: brackets made round, a fold's marker dropped. */
-const shown = (text: string) => folded(pageText(unfolded(normalizeText(text))));
+const shown = (text: string) => folded(pageText(unfolded(oneLine(text))));
 
 type Test = (option: OptionFacts, wanted: string) => boolean;
 
 /** From strictest to loosest; the first test that matches anything decides. */
 const TESTS: Array<{ test: Test; loose: boolean }> = [
   { test: (o, wanted) => o.values.includes(wanted), loose: false },
-  { test: (o, wanted) => normalizeText(o.text) === normalizeText(wanted), loose: false },
+  { test: (o, wanted) => oneLine(o.text) === oneLine(wanted), loose: false },
   { test: (o, wanted) => folded(o.text) === folded(wanted) || o.values.some((v) => folded(v) === folded(wanted)), loose: false },
   // As the snapshot showed it: the page's square brackets made round ("[Beta] Dark" reads "(Beta) Dark").
   { test: (o, wanted) => folded(pageText(o.text)) === folded(wanted), loose: false },
@@ -40,7 +37,7 @@ const TESTS: Array<{ test: Test; loose: boolean }> = [
 ];
 
 export function pickOption(options: readonly OptionFacts[], wanted: string): OptionPick {
-  if (!normalizeText(wanted)) return { none: true };
+  if (!oneLine(wanted)) return { none: true };
   for (const { test, loose } of TESTS) {
     const hits = options.flatMap((option, index) => (test(option, wanted) ? [index] : []));
     if (hits.length === 1 || (hits.length > 1 && !loose)) return { found: hits[0]! };
@@ -51,5 +48,5 @@ export function pickOption(options: readonly OptionFacts[], wanted: string): Opt
 
 /** How an option is listed to the model when its choice matched none or several. */
 export function describeOptions(options: readonly OptionFacts[], limit = 50): Array<{ value: string; text: string }> {
-  return options.slice(0, limit).map((option) => ({ value: option.values[0] ?? '', text: normalizeText(option.text) }));
+  return options.slice(0, limit).map((option) => ({ value: option.values[0] ?? '', text: oneLine(option.text) }));
 }

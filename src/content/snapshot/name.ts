@@ -1,5 +1,6 @@
 /** Accessible names, simplified from accname-1.2 to what identifies an element to a model. */
 import { secretOf } from '../secret';
+import { hrefOf } from './states';
 import { oneLine } from '../../protocol/caps';
 import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
 
@@ -190,7 +191,7 @@ function titleOf(element: Element | null): string {
 
 /** The element a `<use>` draws, when it is in the same document (`href="#id"`). */
 function spriteSymbol(use: Element): Element | null {
-  const href = use.getAttribute('href') ?? use.getAttribute('xlink:href') ?? '';
+  const href = hrefOf(use) ?? '';
   if (!href.startsWith('#') || href.length < 2) return null;
   const root = use.getRootNode() as Document | ShadowRoot;
   return root.getElementById?.(href.slice(1)) ?? null;

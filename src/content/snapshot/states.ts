@@ -49,6 +49,11 @@ export function valueOf(element: Element, editorText?: () => string): string | u
   return editorText && isEditingHost(element) ? editorText() : undefined;
 }
 
+/** Where an HTML or SVG link, or an SVG `<use>`, points: `href`, or SVG 1.1's `xlink:href`. */
+export function hrefOf(element: Element): string | null {
+  return element.getAttribute('href') ?? element.getAttribute('xlink:href');
+}
+
 /**
  * Where a link goes, for a link with no name (an avatar or a logo whose image has no alt text):
  * the one thing that tells it apart. On this site, its path and query; elsewhere, its host and
@@ -57,7 +62,7 @@ export function valueOf(element: Element, editorText?: () => string): string | u
  * alone, which a script's button made of a link uses).
  */
 export function destinationOf(link: Element): string | undefined {
-  const href = link.getAttribute('href') ?? link.getAttribute('xlink:href');
+  const href = hrefOf(link);
   if (!href) return undefined;
   let url: URL;
   try {
@@ -87,7 +92,7 @@ export function iconOf(control: Element): string | undefined {
   for (const use of Array.from(control.querySelectorAll('use'))) {
     const svg = use.closest('svg');
     if (svg && !svg.checkVisibility({ visibilityProperty: true })) continue;
-    const href = use.getAttribute('href') ?? use.getAttribute('xlink:href') ?? '';
+    const href = hrefOf(use) ?? '';
     const id = href.includes('#') ? href.slice(href.lastIndexOf('#') + 1) : '';
     if (ICON_ID.test(id)) return id;
   }
