@@ -198,15 +198,16 @@ for (const browserName of browsersUnderTest()) {
         expect(speech.disabled).toBe(false);
         expect(speech.note).not.toContain('no speech recognition API');
         // Debian's Chromium has no Google speech service, so recognition starts and then fails
-        // ('audio-capture' here); what is covered is that the failure reaches the user in words.
+        // ('audio-capture' here), or under load may never begin to listen, which Jawad gives up on
+        // after 10 s; what is covered is that the failure reaches the user in words.
         await j.sidebar.click('input[name=voiceMode][value=speech]');
         await j.sidebar.click('form.voice-settings button[type=submit]');
         await j.sidebar.waitFor((win) => win.document.querySelector('.voice-note')?.textContent?.includes('saved'), null, 'voice settings saved');
         await backToChat(j.sidebar);
         await pressMic(j);
         const code = await j.sidebar.waitFor((win) => win.document.querySelector('.voice-error')?.getAttribute('data-code'), null, 'the recognizer to answer', 15_000);
-        expect(['NO_MIC', 'SERVER_DOWN', 'MIC_DENIED']).toContain(code);
-        expect(await voiceError(j)).toMatch(/No microphone found|speech service can't be reached|isn't allowed/);
+        expect(['NO_MIC', 'SERVER_DOWN', 'MIC_DENIED', 'TIMEOUT']).toContain(code);
+        expect(await voiceError(j)).toMatch(/No microphone found|speech service can't be reached|isn't allowed|didn't start listening within 10 seconds/);
         expect(suite.provider.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toEqual([]);
       }
     });

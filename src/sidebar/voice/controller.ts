@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { DEFAULT_VOICE_SETTINGS, type BackgroundEvent, type PublicVoiceSettings, type VoiceErrorPayload } from '../../protocol';
 import type { Outgoing } from '../port-client';
-import { appendTranscript, autoStopReason, initialVoiceState, levelOf, micErrorFor, voiceReducer, type VoiceEvent, type VoiceState } from './machine';
+import { appendTranscript, autoStopReason, initialVoiceState, levelOf, micErrorFor, SPEECH_STALLED, speechStopReason, voiceReducer, type VoiceEvent, type VoiceState } from './machine';
 import type { MicRecorder } from './recorder';
 import type { SpeechSession } from './speech';
 import { speechRecognitionAvailable } from './speech-support';
@@ -15,6 +15,9 @@ export interface VoiceDeps {
 }
 
 export const voice = signal<VoiceState>(initialVoiceState);
+
+/** How often speech mode's clock ticks: the elapsed time shown, the longest recording, the listening deadline. */
+const SPEECH_TICK_MS = 250;
 
 const NOT_SUPPORTED: VoiceErrorPayload = {
   code: 'NOT_SUPPORTED',
@@ -32,6 +35,7 @@ export class VoiceController {
   private speech: SpeechSession | undefined;
   private lastSpeechMs = 0;
   private gotFinalSpeech = false;
+  private speechClock: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: VoiceDeps) {}
 
@@ -84,6 +88,7 @@ export class VoiceController {
     this.audioContext = undefined;
     this.recorder?.cancel();
     this.recorder = undefined;
+    this.stopSpeechClock();
     this.speech?.abort();
     this.speech = undefined;
     this.dispatch({ type: 'CANCEL_REQUESTED' });
@@ -150,6 +155,7 @@ export class VoiceController {
 
   private beginSpeech(Session: typeof SpeechSession): void {
     this.gotFinalSpeech = false;
+    let listening = false;
     try {
       this.speech = new Session(this.settings.language, {
         onResult: (transcript, isFinal) => {
@@ -162,7 +168,11 @@ export class VoiceController {
           this.dispatch({ type: 'VOICE_SPEECH_RESULT', transcript: '', isFinal: true });
         },
         onError: (error) => this.dispatch({ type: 'VOICE_ERROR', ...micErrorFor(error) }),
+        onListening: () => {
+          listening = true;
+        },
         onEnd: () => {
+          this.stopSpeechClock();
           this.speech = undefined;
           this.dispatch({ type: 'VOICE_END' });
           if (this.gotFinalSpeech && this.settings.autoSend) this.deps.sendDraft();
@@ -170,10 +180,34 @@ export class VoiceController {
       });
       this.speech.start();
       this.dispatch({ type: 'VOICE_STARTED', mode: 'speech' });
+      this.startSpeechClock(() => listening);
     } catch (error) {
       this.speech = undefined;
       this.dispatch({ type: 'VOICE_ERROR', ...micErrorFor(error as DOMException) });
     }
+  }
+
+  /** Speech mode's own clock: shows how long it has listened and ends a run that ran too long or never began. */
+  private startSpeechClock(listening: () => boolean): void {
+    this.stopSpeechClock();
+    const startedAt = performance.now();
+    this.speechClock = setInterval(() => {
+      this.dispatch({ type: 'ELAPSED', elapsedMs: performance.now() - startedAt });
+      const reason = speechStopReason(voice.value, this.settings, listening());
+      if (reason === 'max') {
+        this.stopSpeechClock();
+        this.speech?.stop(); // its last words still arrive, then its end event
+      } else if (reason === 'stalled') {
+        this.stopSpeechClock();
+        this.dispatch({ type: 'VOICE_ERROR', ...SPEECH_STALLED });
+        this.speech?.abort();
+      }
+    }, SPEECH_TICK_MS);
+  }
+
+  private stopSpeechClock(): void {
+    clearInterval(this.speechClock);
+    this.speechClock = undefined;
   }
 
   private deliver(transcript: string): void {

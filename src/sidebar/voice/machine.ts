@@ -34,6 +34,8 @@ export type VoiceEvent =
   | { type: 'START_REQUESTED'; mode: VoiceMode }
   | { type: 'VOICE_STARTED'; mode: VoiceMode }
   | { type: 'LEVEL'; level: number; elapsedMs: number; speaking: boolean }
+  /** Speech mode's clock: the recognizer reports no level, only how long it has run. */
+  | { type: 'ELAPSED'; elapsedMs: number }
   | { type: 'STOP_REQUESTED' }
   | { type: 'CANCEL_REQUESTED' }
   | { type: 'VOICE_TRANSCRIBING' }
@@ -56,6 +58,8 @@ export function voiceReducer(state: VoiceState, event: VoiceEvent): VoiceState {
       return state.phase === 'starting' ? { ...state, phase: 'recording', mode: event.mode } : state;
     case 'LEVEL':
       return state.phase === 'recording' ? withLevel(state, event) : state;
+    case 'ELAPSED':
+      return state.phase === 'recording' ? { ...state, elapsedMs: Math.max(0, event.elapsedMs) } : state;
     case 'STOP_REQUESTED':
       // The speech recognizer still delivers its last words after stop(); it ends with VOICE_END.
       if (state.phase !== 'recording' || state.mode === 'speech') return state;
@@ -66,7 +70,7 @@ export function voiceReducer(state: VoiceState, event: VoiceEvent): VoiceState {
       return state.phase === 'recording' ? { ...state, phase: 'transcribing', level: 0 } : state;
     case 'VOICE_SPEECH_RESULT':
       if (state.phase === 'idle' || state.mode !== 'speech') return state;
-      return { ...state, interim: event.isFinal ? '' : event.transcript };
+      return { ...state, interim: event.isFinal ? '' : event.transcript, heardSpeech: true };
     case 'VOICE_RESULT':
       return withResult(state, event.isFinal);
     case 'VOICE_ERROR':
@@ -127,6 +131,24 @@ export function autoStopReason(
   return undefined;
 }
 
+/** How long the browser's recognizer may take to begin capturing audio; it takes milliseconds when it works. */
+export const SPEECH_LISTEN_DEADLINE_MS = 10_000;
+
+/**
+ * Why a browser speech run should end now, if it should: it has run as long as a recording may,
+ * or the recognizer never began to listen (it neither captured audio nor failed — the user would
+ * otherwise watch "Listening" forever). Pauses are the recognizer's own to judge.
+ */
+export function speechStopReason(
+  state: VoiceState,
+  settings: Pick<VoiceSettings, 'maxSeconds'>,
+  listening: boolean,
+): 'max' | 'stalled' | undefined {
+  if (state.phase !== 'recording' || state.mode !== 'speech') return undefined;
+  if (!listening && state.elapsedMs >= SPEECH_LISTEN_DEADLINE_MS) return 'stalled';
+  return state.elapsedMs >= settings.maxSeconds * 1000 ? 'max' : undefined;
+}
+
 // ---- Errors ---------------------------------------------------------------------------------
 
 const MIC_DENIED: VoiceErrorPayload = {
@@ -140,6 +162,12 @@ const NO_MIC: VoiceErrorPayload = {
 const MIC_BUSY: VoiceErrorPayload = {
   code: 'MIC_BUSY',
   error: 'The microphone is in use by another app, or the system blocked it.',
+};
+
+/** The recognizer started but never began to listen (see speechStopReason). */
+export const SPEECH_STALLED: VoiceErrorPayload = {
+  code: 'TIMEOUT',
+  error: `The browser's speech recognition didn't start listening within ${SPEECH_LISTEN_DEADLINE_MS / 1000} seconds. Try again, or choose Whisper in Settings → Voice.`,
 };
 
 /** DOMException names from getUserMedia and MediaRecorder (Chrome's legacy names included). */

@@ -17,6 +17,7 @@ interface Recognition {
   onresult: ((event: RecognitionEvent) => void) | null;
   onerror: ((event: { error: string; message?: string }) => void) | null;
   onend: (() => void) | null;
+  onaudiostart: (() => void) | null;
   start(): void;
   stop(): void;
   abort(): void;
@@ -32,6 +33,8 @@ export interface SpeechHandlers {
   onResult: (transcript: string, isFinal: boolean) => void;
   onError: (error: { error: string; message?: string }) => void;
   onEnd: () => void;
+  /** The recognizer has begun capturing audio. */
+  onListening: () => void;
 }
 
 /** One recognition run with live interim results; ends on stop() or when the speaker pauses. */
@@ -53,6 +56,7 @@ export class SpeechSession {
     };
     this.recognition.onerror = (event) => handlers.onError(event);
     this.recognition.onend = () => handlers.onEnd();
+    this.recognition.onaudiostart = () => handlers.onListening();
   }
 
   start(): void {

@@ -7,6 +7,8 @@ import {
   levelOf,
   micErrorFor,
   resultIsWanted,
+  SPEECH_LISTEN_DEADLINE_MS,
+  speechStopReason,
   voiceReducer,
   type VoiceEvent,
   type VoiceState,
@@ -122,6 +124,13 @@ describe('voiceReducer: speech mode', () => {
     expect(voiceReducer(lastWords, { type: 'VOICE_END' })).toEqual({ ...initialVoiceState, mode: 'speech' });
   });
 
+  it('counts the time it has listened, which the recognizer does not report', () => {
+    const listening = voiceReducer(recording('speech'), { type: 'ELAPSED', elapsedMs: 3250 });
+
+    expect(listening).toMatchObject({ phase: 'recording', elapsedMs: 3250 });
+    expect(voiceReducer(initialVoiceState, { type: 'ELAPSED', elapsedMs: 3250 })).toBe(initialVoiceState);
+  });
+
   it('ignores interim speech results in Whisper mode', () => {
     const whisper = recording('whisper');
 
@@ -209,6 +218,27 @@ describe('voiceReducer: events in the wrong phase are ignored', () => {
     const starting = run([{ type: 'START_REQUESTED', mode: 'whisper' }]);
 
     expect(voiceReducer(starting, { type: 'STOP_REQUESTED' })).toBe(starting);
+  });
+});
+
+describe('speechStopReason', () => {
+  const settings = { maxSeconds: 30 };
+  const at = (elapsedMs: number, mode: VoiceMode = 'speech'): VoiceState => ({ ...recording(mode), elapsedMs });
+
+  it('ends a run that has listened as long as a recording may', () => {
+    expect(speechStopReason(at(29_999), settings, true)).toBeUndefined();
+    expect(speechStopReason(at(30_000), settings, true)).toBe('max');
+  });
+
+  it('gives up on a recognizer that never began to listen, and only then', () => {
+    expect(speechStopReason(at(SPEECH_LISTEN_DEADLINE_MS - 1), settings, false)).toBeUndefined();
+    expect(speechStopReason(at(SPEECH_LISTEN_DEADLINE_MS), settings, false)).toBe('stalled');
+    expect(speechStopReason(at(SPEECH_LISTEN_DEADLINE_MS), settings, true)).toBeUndefined();
+  });
+
+  it('leaves Whisper recordings and idle states alone', () => {
+    expect(speechStopReason(at(60_000, 'whisper'), settings, false)).toBeUndefined();
+    expect(speechStopReason({ ...initialVoiceState, mode: 'speech', elapsedMs: 60_000 }, settings, false)).toBeUndefined();
   });
 });
 
