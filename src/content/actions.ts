@@ -9,6 +9,7 @@ import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
 import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
+import { CoveredError, namingWaysPast } from './actions/cover';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
@@ -238,6 +239,14 @@ export function capOutcome(outcome: ActionOutcome): ActionOutcome {
 }
 
 export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
+  try {
+    return await perform(action, target, value, options, refs);
+  } catch (error) {
+    throw error instanceof CoveredError ? namingWaysPast(error, refs) : error;
+  }
+}
+
+async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   const { element, label, isPage } = resolved;
   const needsElement = !['press', 'scroll', 'get'].includes(action);

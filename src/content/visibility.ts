@@ -188,6 +188,71 @@ export function clipFor(overflow: Overflow, box: () => DOMRect, inherited: Clip 
   return inherited;
 }
 
+/**
+ * A static box that clips its overflow, as the walk goes down from it. Overflow clips what the box
+ * contains in flow, but an absolutely positioned descendant is clipped only by the boxes around its
+ * containing block: when that block lies further out, the descendant is drawn past the box's edge
+ * (DokuWiki's media manager puts both its panes in a `height: 0; overflow: hidden` wrapper).
+ * Positioned boxes reset the chain: they place their absolute descendants themselves.
+ */
+export interface StaticClipper {
+  clipper: Element;
+  /** The clip in force around the clipper: what its escaping descendants are still inside. */
+  around: Clip | undefined;
+  outer: StaticClipper | undefined;
+}
+
+/** The clippers chain an element passes to its children (`contentClip` is `clip` itself when it does not clip). */
+export function clippersBelow(element: Element, position: string, clip: Clip | undefined, contentClip: Clip | undefined, inherited: StaticClipper | undefined): StaticClipper | undefined {
+  if (position !== 'static') return undefined;
+  return contentClip === clip ? inherited : { clipper: element, around: clip, outer: inherited };
+}
+
+/** The element's parent in the flat tree: a slotted element's slot, a shadow root's host. */
+function flatParent(element: Element): Element | null {
+  return element.assignedSlot ?? element.parentElement ?? ((element.parentNode as ShadowRoot | null)?.host ?? null);
+}
+
+/**
+ * Whether the element places its absolutely positioned descendants (is their containing block).
+ * Anything that might make it one counts: wrongly counting it keeps its clip on them, as before;
+ * wrongly not counting it could show what it hides.
+ */
+function placesAbsolute(element: Element): boolean {
+  const style = getComputedStyle(element);
+  return (
+    style.position !== 'static' ||
+    style.transform !== 'none' ||
+    style.filter !== 'none' ||
+    style.perspective !== 'none' ||
+    style.contain !== 'none' ||
+    style.willChange !== 'auto' ||
+    style.getPropertyValue('backdrop-filter') !== 'none' ||
+    style.getPropertyValue('container-type') !== 'normal' ||
+    style.getPropertyValue('content-visibility') !== 'visible' ||
+    style.translate !== 'none' ||
+    style.rotate !== 'none' ||
+    style.scale !== 'none'
+  );
+}
+
+/**
+ * The overflow clip over an absolutely positioned element: `clip` (what its parent's content
+ * gets), less the static clippers it is drawn past because its containing block is further out.
+ */
+export function absoluteClip(element: Element, clip: Clip | undefined, clippers: StaticClipper | undefined): Clip | undefined {
+  let result = clip;
+  let ancestor = flatParent(element);
+  for (let link = clippers; link; link = link.outer) {
+    // A box that places it, at or inside the clipper, keeps the clipper's clip on it.
+    for (; ancestor && ancestor !== link.clipper; ancestor = flatParent(ancestor)) if (placesAbsolute(ancestor)) return result;
+    if (!ancestor || placesAbsolute(ancestor)) return result;
+    result = link.around;
+    ancestor = flatParent(ancestor);
+  }
+  return result;
+}
+
 const LENGTH = /^(-?[\d.]+(?:e-?\d+)?)(px|%)?$/;
 
 /** A computed length (px, or % of `reference`); undefined for calc() and keywords. */
@@ -347,6 +412,8 @@ export interface TreeOptions {
 export interface JudgedRoot {
   contentClip: Clip | undefined;
   paint: Clip | undefined;
+  /** The static clippers its absolutely positioned descendants may be drawn past (see StaticClipper). */
+  clippers?: StaticClipper;
   textReadable: () => boolean;
   /** Only these of the root's children, first to last (a run of a block's inline content); default: all. */
   span?: ChildSpan;
@@ -369,6 +436,7 @@ interface ScanItem {
   element: Element;
   clip: Clip | undefined;
   paint: Clip | undefined;
+  clippers: StaticClipper | undefined;
 }
 
 /**
@@ -407,7 +475,7 @@ export class VisibleTree {
       this.hidden.add(root);
       return;
     }
-    const stack: ScanItem[] = judgedRoot ? this.insideJudged(judgedRoot) : [{ element: root, ...(rootShown ? { clip: undefined, paint: undefined } : this.ancestorClips(root)) }];
+    const stack: ScanItem[] = judgedRoot ? this.insideJudged(judgedRoot) : [{ element: root, ...(rootShown ? { clip: undefined, paint: undefined, clippers: undefined } : this.ancestorClips(root)) }];
     while (stack.length > 0) {
       const children = this.visit(stack.pop()!);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
@@ -415,13 +483,13 @@ export class VisibleTree {
   }
 
   /** The root's own text judged as the caller says; its children to scan, within the clips it leaves. */
-  private insideJudged({ contentClip, paint, textReadable, span }: JudgedRoot): ScanItem[] {
+  private insideJudged({ contentClip, paint, clippers, textReadable, span }: JudgedRoot): ScanItem[] {
     const first = span?.first ?? this.root.firstChild;
     const stop = span ? span.last.nextSibling : null;
     this.judgeText(first, stop, textReadable, contentClip);
     const children: ScanItem[] = [];
     for (let child = first; child && child !== stop; child = child.nextSibling) {
-      if (child.nodeType === Node.ELEMENT_NODE) children.push({ element: child as Element, clip: contentClip, paint });
+      if (child.nodeType === Node.ELEMENT_NODE) children.push({ element: child as Element, clip: contentClip, paint, clippers });
     }
     return children.reverse();
   }
@@ -470,24 +538,29 @@ export class VisibleTree {
   }
 
   /** The clips the root's own ancestors impose: a subtree is judged where it sits in the page. */
-  private ancestorClips(root: Element): { clip: Clip | undefined; paint: Clip | undefined } {
+  private ancestorClips(root: Element): Omit<ScanItem, 'element'> {
     const chain: Element[] = [];
     for (let current = root.parentElement; current; current = current.parentElement) chain.unshift(current);
     let clip: Clip | undefined;
     let paint: Clip | undefined;
+    let clippers: StaticClipper | undefined;
     for (const ancestor of chain) {
       const style = getComputedStyle(ancestor);
       const rect = boxOf(ancestor);
-      ({ clip, paint } = this.clipsOf(style, rect, clip, paint, style.position));
-      clip = clipFor(overflowOf(style), rect, clip);
+      const position = style.position;
+      ({ clip, paint } = this.clipsOf(ancestor, style, rect, { clip, paint, clippers }, position));
+      const content = clipFor(overflowOf(style), rect, clip);
+      clippers = clippersBelow(ancestor, position, clip, content, clippers);
+      clip = content;
     }
-    return { clip, paint };
+    return { clip, paint, clippers };
   }
 
-  private clipsOf(style: CSSStyleDeclaration, rect: () => DOMRect, clip: Clip | undefined, paint: Clip | undefined, position: string): { clip: Clip | undefined; paint: Clip | undefined } {
+  private clipsOf(element: Element, style: CSSStyleDeclaration, rect: () => DOMRect, inherited: Omit<ScanItem, 'element'>, position: string): { clip: Clip | undefined; paint: Clip | undefined } {
     const own = paintClip(style, rect, position);
-    const nextPaint = own ? intersect(paint, own) : paint;
-    const overflow = position === 'fixed' ? undefined : clip;
+    const nextPaint = own ? intersect(inherited.paint, own) : inherited.paint;
+    // Fixed escapes ancestors' overflow; absolute, that of static boxes around its containing block.
+    const overflow = position === 'fixed' ? undefined : position === 'absolute' && inherited.clippers ? absoluteClip(element, inherited.clip, inherited.clippers) : inherited.clip;
     return { clip: nextPaint ? intersect(overflow, nextPaint) : overflow, paint: nextPaint };
   }
 
@@ -501,7 +574,8 @@ export class VisibleTree {
    * clipped elements, and elements with text of their own): on a page nested thousands deep each
    * measurement costs a walk up the tree.
    */
-  private visit({ element, clip: inherited, paint: inheritedPaint }: ScanItem): ScanItem[] {
+  private visit(item: ScanItem): ScanItem[] {
+    const { element, clip: inherited, paint: inheritedPaint, clippers: inheritedClippers } = item;
     if (NEVER_SHOWN.has(element.localName) || isMarkedHidden(element)) return this.hide(element);
     const children: Element[] = [];
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
@@ -511,19 +585,20 @@ export class VisibleTree {
       // display: contents (framework wrappers) has no box of its own, but its children do.
       if (getComputedStyle(element).display !== 'contents') return this.hide(element);
       this.judgeText(element.firstChild, null, () => true, inherited);
-      return children.map((child) => ({ element: child, clip: inherited, paint: inheritedPaint }));
+      return children.map((child) => ({ element: child, clip: inherited, paint: inheritedPaint, clippers: inheritedClippers }));
     }
     const style = getComputedStyle(element);
     const rect = boxOf(element);
     const position = style.position;
     if (position !== 'static' && isPushedOffPage(rect(), this.view())) return this.hide(element);
-    const { clip, paint } = this.clipsOf(style, rect, inherited, inheritedPaint, position);
-    if (isEmptyClip(clip)) return this.hide(element);
+    const { clip, paint } = this.clipsOf(element, style, rect, item, position);
     const content = clipFor(overflowOf(style), rect, clip);
-    if (isEmptyClip(content)) return this.hide(element);
+    const clippers = clippersBelow(element, position, clip, content, inheritedClippers);
+    // Nothing inside can show, unless an absolutely positioned descendant is drawn past a static box's clip.
+    if (isEmptyClip(content) && !clippers) return this.hide(element);
     if (this.layout && !style.display.startsWith('inline')) this.blocks.add(element);
     this.judgeText(element.firstChild, null, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
-    return children.map((child) => ({ element: child, clip: content, paint }));
+    return children.map((child) => ({ element: child, clip: content, paint, clippers }));
   }
 
   /** Mutes the text nodes from `first` up to `stop` (an element's own) that cannot be read, or that lie outside what the clips leave. */
@@ -537,6 +612,7 @@ export class VisibleTree {
   }
 
   private textShows(text: Text, clip: Clip | undefined): boolean {
+    if (isEmptyClip(clip)) return false;
     this.range.selectNodeContents(text);
     return textShowsIn(this.range.getBoundingClientRect(), clip, this.view());
   }

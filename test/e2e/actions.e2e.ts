@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
+import { ensurePackages } from '../support/real-apps/debian';
+import { findRef } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
@@ -44,7 +46,7 @@ for (const browserName of browsersUnderTest()) {
       expect(missing.error?.details).toMatchObject({ options: expect.arrayContaining([{ value: 'L', text: 'Large' }]) });
     });
 
-    it('refuses a click that another element would take, naming it, and clicks once it is gone', async () => {
+    it('refuses a click that another element would take, naming it and the button that closes it, and clicks once it is gone', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/form-app.html`);
       const refs = await refsByTestId(jawad);
@@ -53,9 +55,35 @@ for (const browserName of browsersUnderTest()) {
       expect(covered.error?.message).toContain('dialog "Cookie consent"');
       expect(await appState(page)).toContain('ordered=false');
 
-      expect((await tool(jawad, 'click', { ref: refs['accept-cookies'] })).success).toBe(true);
+      // The model needs no new snapshot: the refusal gives the way past with its ref.
+      const way = /Its buttons: button "Accept all" \[ref=(e\d+)\]\. Close it with one of them/.exec(covered.error?.message ?? '');
+      expect(way, covered.error?.message).not.toBeNull();
+      expect(way![1]).toBe(refs['accept-cookies']);
+      expect((await tool(jawad, 'click', { ref: way![1] })).success).toBe(true);
       expect((await tool(jawad, 'click', { ref: refs['place-order'] })).success).toBe(true);
       expect(await appState(page)).toContain('ordered=true');
+    });
+
+    it('behind a real jQuery UI modal, names the dialog’s buttons with their refs, closes it with one, then clicks', async () => {
+      ensurePackages(['libjs-jquery-ui']);
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/jquery-ui-dialog.html`);
+      const snapshot = await tool(jawad, 'snapshot');
+      const archive = findRef(snapshot.data?.text ?? '', 'link', 'Read the archive')!;
+      expect(archive, snapshot.data?.text).toBeDefined();
+
+      // The library's backdrop takes the click: it has no buttons, the dialog above it does.
+      const covered = await tool(jawad, 'click', { ref: archive });
+      expect(covered.error?.code).toBe('COVERED');
+      const message = covered.error?.message ?? '';
+      expect(message).toMatch(/Buttons of dialog "Join our newsletter": button "Close" \[ref=e\d+\], button "No thanks" \[ref=e\d+\], button "Subscribe" \[ref=e\d+\]\. Close it with one of them/);
+      expect(await page.$eval('#opened', (el) => el.textContent)).toBe('nothing');
+
+      const noThanks = /button "No thanks" \[ref=(e\d+)\]/.exec(message)![1];
+      expect((await tool(jawad, 'click', { ref: noThanks })).success).toBe(true);
+      await page.waitForFunction(() => !document.querySelector('.ui-widget-overlay'));
+      expect((await tool(jawad, 'click', { ref: archive })).success).toBe(true);
+      expect(await page.$eval('#opened', (el) => el.textContent)).toBe('archive');
     });
 
     it('waits for a button that is sliding out from under a banner, whether CSS or a script moves it', async () => {

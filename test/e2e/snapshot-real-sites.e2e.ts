@@ -4,7 +4,8 @@
  * read such text in the order the page shows it, keep words apart where a `<br>` or an element
  * stood between them, and put each link where it stands in its sentence. Links whose text is what
  * the page says (lyrics, citations): their names whole, and a focusable article's text said once.
- * Links with no name: where they go. Icon buttons: what their icons say.
+ * Links with no name: where they go. Icon buttons: what their icons say. A click under a cookie
+ * banner: refused, with the banner's button that accepts it.
  */
 import { describe, expect, it } from 'vitest';
 import { findRef } from '../support/scripted-model';
@@ -128,6 +129,22 @@ for (const browserName of browsersUnderTest()) {
       // A logo drawn twice (one image per colour scheme) names its link once.
       const npr = (await snapshotOf(suite.jawad, page('postlight--www.npr.org'))).join('\n');
       expect(npr).toMatch(/^- link "NPR Music" \[ref=e\d+\]$/m);
+    });
+
+    it('refuses a click under a real cookie banner, giving the ref of the button that accepts it (theverge.com)', async () => {
+      const lines = await snapshotOf(suite.jawad, page('trafilatura--theverge.com.ios13'));
+      expect(lineStarting(lines, '- link "Follow The Verge on Facebook"')).toContain('[covered by div "We use cookies and other tracking techn…"]');
+      const accept = findRef(lines.join('\n'), 'button', 'I Accept')!;
+      // A link high on the page is scrolled clear of the banner and clicked; the footer's last
+      // link, at the bottom of the page, stays under it however far the page scrolls.
+      const footerLink = lines.findLast((line) => line.startsWith('- link "Facebook" [ref='))!;
+      const facebook = /\[ref=(e\d+)\]/.exec(footerLink)![1];
+
+      const reply = await runTool(suite.jawad, 'click', { ref: facebook });
+      expect(reply.error?.code, JSON.stringify(reply)).toBe('COVERED');
+      expect(reply.error?.message).toContain(`: button "I Accept" [ref=${accept}]. Close it with one of them`);
+      // The banner's links lead to other pages: they are not ways past it.
+      expect(reply.error?.message).not.toContain('Cookie Policy');
     });
   });
 }

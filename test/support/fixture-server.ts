@@ -11,6 +11,10 @@ const VENDOR: Record<string, string> = {
   '/vendor/react.js': join(MODULES, 'react/umd/react.production.min.js'),
   '/vendor/react-dom.js': join(MODULES, 'react-dom/umd/react-dom.production.min.js'),
   '/vendor/vue.js': join(MODULES, 'vue/dist/vue.global.prod.js'),
+  // Debian's jQuery UI (libjs-jquery-ui; the tests that use it install it): its real modal dialog.
+  '/vendor/jquery.js': '/usr/share/javascript/jquery/jquery.min.js',
+  '/vendor/jquery-ui.js': '/usr/share/javascript/jquery-ui/jquery-ui.min.js',
+  '/vendor/jquery-ui.css': '/usr/share/javascript/jquery-ui/themes/base/jquery-ui.min.css',
 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json' };
 

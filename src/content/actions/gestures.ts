@@ -3,7 +3,8 @@
  * not covered), the pointer sequence of a click, and key presses. Shared by every action.
  */
 import { JawadError } from '../../protocol/errors';
-import { coveredBy, isStyledChoice, takesClicksUnseen } from '../snapshot/walk';
+import { coverOf, isStyledChoice, takesClicksUnseen } from '../snapshot/walk';
+import { CoveredError } from './cover';
 
 const STABLE_FRAMES = 2;
 const STABLE_TIMEOUT_MS = 1_000;
@@ -87,8 +88,8 @@ export async function prepare(element: Element, label: string): Promise<Element>
   const rect = hitNow ? target.getBoundingClientRect() : await settle(target);
   // Pages remove elements as they scroll into view (lazy lists, re-renders): never click what took the place.
   if (!target.isConnected) throw new JawadError('STALE_REF', `${label} was removed from the page as it was scrolled to. Take a new snapshot.`);
-  const cover = coveredBy(target, rect, window);
-  if (cover) throw new JawadError('COVERED', `${label} is covered by ${cover}, which would get the click instead.`, { coveredBy: cover });
+  const cover = coverOf(target, rect, window);
+  if (cover) throw new CoveredError(label, cover);
   return target;
 }
 

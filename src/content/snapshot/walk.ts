@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { destinationOf, iconOf, optionsOf, states, valueOf } from './states';
-import { BackgroundFinder, boxOf, type ChildSpan, type Clip, clipFor, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
+import { absoluteClip, BackgroundFinder, boxOf, type ChildSpan, type Clip, clipFor, clippersBelow, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowOf, paintClip, scaleOf, type StaticClipper, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -140,8 +140,8 @@ function contains(ancestor: Element, node: Element): boolean {
   return false;
 }
 
-/** What sits over an element's centre and would take a click meant for it, described briefly. */
-export function coveredBy(element: Element, rect: DOMRect, view: Viewport): string | undefined {
+/** What sits over an element's centre and would take a click meant for it, if anything. */
+export function coverOf(element: Element, rect: DOMRect, view: Viewport): Element | undefined {
   const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;
@@ -150,9 +150,26 @@ export function coveredBy(element: Element, rect: DOMRect, view: Viewport): stri
   const hit = root.elementsFromPoint(x, y).find((candidate) => candidate.localName !== MASK_TAG);
   if (!hit || contains(element, hit) || contains(hit, element)) return undefined;
   if (Array.from((element as HTMLInputElement).labels ?? []).some((label) => contains(label, hit))) return undefined;
+  return hit;
+}
+
+/** A covering element described briefly: the role and name of the dialog or named box it is part of, or its tag and first words. */
+export function describeCover(hit: Element): string {
   const owner = hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;
-  const name = accessibleName(owner, roleOf(owner)) || clip((owner as HTMLElement).innerText ?? owner.textContent ?? '', 40);
-  return `${roleOf(owner) === 'generic' ? owner.localName : roleOf(owner)}${name ? ` ${quote(clip(name, 40))}` : ''}`;
+  return describeBriefly(owner);
+}
+
+/** `dialog "Cookie consent"`; a box without a role by its tag and first words: `div "Subscribe to our…"`. */
+export function describeBriefly(element: Element): string {
+  const role = roleOf(element);
+  const name = accessibleName(element, role) || clip((element as HTMLElement).innerText ?? element.textContent ?? '', 40);
+  return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(clip(name, 40))}` : ''}`;
+}
+
+/** What sits over an element's centre and would take a click meant for it, described briefly. */
+export function coveredBy(element: Element, rect: DOMRect, view: Viewport): string | undefined {
+  const hit = coverOf(element, rect, view);
+  return hit && describeCover(hit);
 }
 
 const OUT_OF_FLOW = new Set(['fixed', 'sticky', 'absolute']);
@@ -312,6 +329,8 @@ interface Inherited {
   clip: Clip | undefined;
   /** What clip-path, `clip` and filters of ancestors leave: unlike overflow, fixed position does not escape it. */
   paint: Clip | undefined;
+  /** Static boxes clipping overflow since the nearest positioned one: absolutely positioned descendants may be drawn past them. */
+  clippers: StaticClipper | undefined;
   /** Inside a scroll box of the page (rows of a list may be what a click means). */
   inScroller: boolean;
   /** What the scroll boxes around show now. */
@@ -369,7 +388,7 @@ interface Descent {
 }
 
 /** What the walk passes to the page's root element. */
-const TOP: Inherited = { insideControl: false, parentPointer: false, clip: undefined, paint: undefined, inScroller: false, scrolledInto: undefined };
+const TOP: Inherited = { insideControl: false, parentPointer: false, clip: undefined, paint: undefined, clippers: undefined, inScroller: false, scrolledInto: undefined };
 const NOTHING_INSIDE: Descent = { children: [], inherited: TOP };
 
 /** The element children the walk descends into (a window of them in long lists). */
@@ -412,7 +431,8 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // overlay layer) is no such box: what it holds is placed on its own.
   if (position !== 'static' && isPushedOffPage(box(), view) && box().width + box().height > 0) return NOTHING_INSIDE;
   const { insideControl, parentPointer } = inherited;
-  const overflowClip = position === 'fixed' ? undefined : inherited.clip; // fixed escapes ancestors' overflow
+  // Fixed escapes ancestors' overflow; absolute, that of static boxes around its containing block.
+  const overflowClip = position === 'fixed' ? undefined : position === 'absolute' && inherited.clippers ? absoluteClip(element, inherited.clip, inherited.clippers) : inherited.clip;
   const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
   const own = paintClip(style, box, position);
   const clip = own ? intersect(around, own) : around;
@@ -439,13 +459,15 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // text. Text is judged where it is drawn, not by its element's box: text overflowing a box of no
   // height shows, text clipped away or pushed off the page does not.
   const contentClip = clipFor(overflow, box, clip);
+  const clippers = clippersBelow(element, position, clip, contentClip, inherited.clippers);
   let judgedReadable: boolean | undefined;
   const readable = () => (judgedReadable ??= !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range));
+  const judged: JudgedRoot = { contentClip, paint, clippers, textReadable: readable };
   let runs: Array<ChildSpan | Element> | undefined;
-  if (acts) emitRef(walk, element, listRow && role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, { contentClip, paint, textReadable: readable });
+  if (acts) emitRef(walk, element, listRow && role === 'generic' ? 'row' : role, box(), inherited.scrolledInto, judged);
   else if (role === 'heading' && painted) {
     const legible = readable();
-    const judgedRoot = { contentClip, paint, textReadable: () => legible };
+    const judgedRoot = { ...judged, textReadable: () => legible };
     // Its own ink judges its own text only: a child may set its own size inside a font-size: 0 heading.
     const tree = !legible && element.firstElementChild ? treeOf(walk, element, judgedRoot) : undefined;
     if (legible || (tree && visibleText(tree) !== '')) {
@@ -453,12 +475,12 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
       walk.lines.push(headingLine(accessibleName(element, role, read), element.getAttribute('aria-level') ?? element.localName.slice(1)));
     }
   } else if (!insideControl && isTableRow(element, role) && shown()) {
-    emitRow(walk, element, { contentClip, paint, textReadable: readable });
+    emitRow(walk, element, judged);
     return NOTHING_INSIDE;
   } else if (!insideControl && !namesControl(walk, element) && isInlineBlock(element) && painted) {
     // The block's ink judges its own text only: inside a `font-size: 0` row of links (a layout
     // trick) or an invisible paragraph, a child that sets its own size or colour shows.
-    emitInline(walk, element, { contentClip, paint, textReadable: readable });
+    emitInline(walk, element, judged);
     return NOTHING_INSIDE;
   } else if (!insideControl && !namesControl(walk, element)) {
     // Text between blocks (a post's lines beside a `<div>`) is read run by run, in place.
@@ -476,10 +498,11 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
     parentPointer: pointer,
     clip: contentClip,
     paint,
+    clippers,
     inScroller: inherited.inScroller || scroller,
     scrolledInto: scroller ? intersect(inherited.scrolledInto, box()) : inherited.scrolledInto,
   };
-  return { children: runs ? withRuns(runs, element, { contentClip, paint, textReadable: readable }) : childrenToVisit(walk, element), inherited: passed };
+  return { children: runs ? withRuns(runs, element, judged) : childrenToVisit(walk, element), inherited: passed };
 }
 
 /** A mixed block's children to visit, each run of its inline content to be written where it stands. */

@@ -4,7 +4,7 @@
  * second user. Its state is plain files: the pages, their change logs, users.auth.php, acl.auth.php.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RealApp } from './app-task';
@@ -21,6 +21,8 @@ export interface DokuWiki extends RealApp {
   page(id: string): string | null;
   /** Who made a page's changes, oldest first (its change log). */
   authors(id: string): string[];
+  /** The media files of a namespace, by name, with their sizes in bytes. */
+  media(namespace: string): Array<{ name: string; bytes: number }>;
 }
 
 /** This wiki's configuration folder, for the web server and the command-line tools alike. */
@@ -79,6 +81,7 @@ export async function startDokuWiki(): Promise<DokuWiki> {
     url: server.url,
     conf: (name) => read(join(conf, name)) ?? '',
     page: (id) => read(join(data, 'pages', `${id.replace(/:/g, '/')}.txt`)),
+    media: (namespace) => readdirSync(join(data, 'media', namespace)).map((name) => ({ name, bytes: statSync(join(data, 'media', namespace, name)).size })),
     authors: (id) => (read(join(data, 'meta', `${id.replace(/:/g, '/')}.changes`)) ?? '').split('\n').filter(Boolean).map((line) => line.split('\t')[4] ?? ''),
     async stop() {
       await server.stop();
