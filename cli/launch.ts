@@ -194,12 +194,20 @@ const LOADED_ANYWAY_MS = 5_000;
  * Firefox's WebDriver BiDi fails a navigation when something the page does while loading is refused
  * ("Address rejected": a frame or a script sent to a port browsers bar), though the page itself
  * loads. The tab counts as opened when, within a few seconds, it shows the very page asked for,
- * loaded, and not an error page (whose document is the browser's, under the page's address).
+ * loaded, and not an error page (Firefox's is the browser's document under the page's address,
+ * which never finishes loading; Chromium's has an address of its own): one is answered at once.
  */
 async function loadedAnyway(page: Page, url: string): Promise<boolean> {
   const expected = new URL(url).href;
   const shown = await page
-    .waitForFunction((asked: string) => (location.href === asked && document.readyState === 'complete' ? document.documentURI : ''), { timeout: LOADED_ANYWAY_MS }, expected)
+    .waitForFunction(
+      (asked: string) => {
+        const errorPage = location.protocol === 'chrome-error:' || document.documentURI !== location.href;
+        return errorPage || (location.href === asked && document.readyState === 'complete') ? document.documentURI : '';
+      },
+      { timeout: LOADED_ANYWAY_MS },
+      expected,
+    )
     .then(async (handle): Promise<string> => handle.jsonValue())
     .catch(() => undefined);
   return shown === expected;
