@@ -86,6 +86,25 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('#opened', (el) => el.textContent)).toBe('archive');
     });
 
+    it('names the buttons of a consent banner drawn in a closed shadow root, and clicks once it is accepted', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/consent-shadow.html`);
+      const snapshot = await tool(jawad, 'snapshot');
+      const subscribe = findRef(snapshot.data?.text ?? '', 'button', 'Subscribe')!;
+      expect(subscribe, snapshot.data?.text).toBeDefined();
+
+      const covered = await tool(jawad, 'click', { ref: subscribe });
+      expect(covered.error?.code).toBe('COVERED');
+      const way = /: button "Deny" \[ref=e\d+\], button "Accept all" \[ref=(e\d+)\]\. Close it with one of them/.exec(covered.error?.message ?? '');
+      expect(way, covered.error?.message).not.toBeNull();
+      expect(await page.$eval('#subscribed', (el) => el.textContent)).toBe('no');
+
+      expect((await tool(jawad, 'click', { ref: way![1] })).success).toBe(true);
+      await page.waitForFunction(() => !document.querySelector('consent-banner'));
+      expect((await tool(jawad, 'click', { ref: subscribe })).success).toBe(true);
+      expect(await page.$eval('#subscribed', (el) => el.textContent)).toBe('yes');
+    });
+
     it('waits for a button that is sliding out from under a banner, whether CSS or a script moves it', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/moving.html`);

@@ -9,7 +9,7 @@ import { clip, quote } from '../snapshot/page-text';
 import type { RefRegistry } from '../snapshot/refs';
 import { roleOf } from '../snapshot/roles';
 import { destinationOf, iconOf } from '../snapshot/states';
-import { describeBriefly, describeCover } from '../snapshot/walk';
+import { describeBriefly, describeCover, shadowRootOf } from '../snapshot/walk';
 
 const DIALOG = '[role=dialog],[role=alertdialog],dialog,[aria-modal=true]';
 /** More than this many buttons are counted, not listed: a consent dialog's toggles are not ways out. */
@@ -59,9 +59,20 @@ function isWayPast(element: Element): boolean {
   return destination === undefined || destination.startsWith('#');
 }
 
+const CANDIDATES = 'button,input,a,[role=button],[role=link]';
+
+/** The ways past in a box, shadow roots included: consent managers draw their banners in one. */
 function waysIn(box: Element): Element[] {
-  const candidates = box.querySelectorAll('button,input,a,[role=button],[role=link]');
-  return Array.from(candidates).filter((element) => isWayPast(element) && isShownNow(element));
+  const ways: Element[] = [];
+  const roots: Array<Element | ShadowRoot> = [box];
+  for (const root of roots) {
+    for (const element of Array.from(root.querySelectorAll(CANDIDATES))) if (isWayPast(element) && isShownNow(element)) ways.push(element);
+    for (const host of [root, ...Array.from(root.querySelectorAll('*'))]) {
+      const shadow = host.nodeType === Node.ELEMENT_NODE ? shadowRootOf(host as Element) : null;
+      if (shadow) roots.push(shadow);
+    }
+  }
+  return ways;
 }
 
 /** An open dialog on the page, the last one (on top) first: what a backdrop with no buttons of its own belongs to. */

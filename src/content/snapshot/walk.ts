@@ -100,7 +100,7 @@ function mayHostClosedRoot(element: Element): boolean {
 }
 
 /** Extensions may open closed shadow roots: chrome.dom in Chromium, openOrClosedShadowRoot in Firefox. */
-function shadowRootOf(element: Element): ShadowRoot | null {
+export function shadowRootOf(element: Element): ShadowRoot | null {
   if (element.shadowRoot) return element.shadowRoot;
   if (!mayHostClosedRoot(element)) return null;
   const firefox = (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
