@@ -109,7 +109,7 @@ for (const browserName of browsersUnderTest()) {
       expect(blog).toContainEqual(expect.stringMatching(/^\[link ref=e\d+ url="127\.0\.0\.1:9\/stackoverflow\.blog\/authors\/benpopper\/"\] by \[link "Ben Popper" ref=e\d+\] on September 17, 2019$/));
     });
 
-    it('names icon buttons and links by what their icons say: an SVG <title>, an icon’s aria-label, an empty submit (ma.ttias.be, macrumors.com, the GitHub blog, elecom.co.jp, npr.org)', async () => {
+    it('names icon buttons and links by what their icons say: an SVG <title>, an icon’s aria-label, an empty submit, a sprite’s or an icon font’s glyph (ma.ttias.be, macrumors.com, the GitHub blog, elecom.co.jp, phys.org, reddit.com, npr.org)', async () => {
       // The names Playwright's snapshot gives these buttons too: the browser's accessibility tree has them.
       expect(await snapshotOf(suite.jawad, page('postlight--ma.ttias.be'))).toContain('- button "Menu" [ref=e2]');
       const macrumors = await snapshotOf(suite.jawad, page('postlight--www.macrumors.com'));
@@ -126,6 +126,13 @@ for (const browserName of browsersUnderTest()) {
       expect(phys).toContainEqual(expect.stringMatching(/^- button \[ref=e\d+\] icon="icon_close"$/));
       const threatpost = await snapshotOf(suite.jawad, page('trafilatura--threatpost.com.android'));
       expect(threatpost).toContainEqual(expect.stringMatching(/^- link \[ref=e\d+\] icon="icon-dots"$/));
+      // An icon font's glyph, named by its class: reddit's comment toggles, ebrosia.de's basket
+      // buttons; Bootstrap's menu toggle draws bars (the box around them is no glyph).
+      const reddit = await snapshotOf(suite.jawad, page('postlight--www.reddit.com--title-only'));
+      expect(reddit.filter((line) => /^- button \[ref=e\d+\] icon="icon-expand"$/.test(line)).length).toBeGreaterThan(10);
+      const ebrosia = await snapshotOf(suite.jawad, page('trafilatura--ebrosia.de.zinfandel'));
+      expect(ebrosia).toContainEqual(expect.stringMatching(/^- button \[ref=e\d+\] icon="icon--basket"$/));
+      expect(await snapshotOf(suite.jawad, page('postlight--otrs.com'))).toContainEqual(expect.stringMatching(/^- button \[ref=e\d+\] \[collapsed\] icon="icon-bar"$/));
       // A logo drawn twice (one image per colour scheme) names its link once.
       const npr = (await snapshotOf(suite.jawad, page('postlight--www.npr.org'))).join('\n');
       expect(npr).toMatch(/^- link "NPR Music" \[ref=e\d+\]$/m);

@@ -247,6 +247,14 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(new RegExp(`\\[ref=${seen.get('care-print')!.ref}\\] url="/care/print" icon="icon-print"`));
     });
 
+    it('says which icon-font glyph a nameless control shows, by the class that names it', () => {
+      const seen = refsByTestid(first);
+      // Not the size modifier (fa-lg), not the button's own box (icon-button), not a hidden glyph.
+      expect(first.text).toMatch(new RegExp(`^- button \\[ref=${seen.get('basket-button')!.ref}\\] icon="icon--basket"$`, 'm'));
+      expect(first.text).toMatch(new RegExp(`^- button \\[ref=${seen.get('view-button')!.ref}\\] icon="icon-list"$`, 'm'));
+      expect(first.text).toMatch(new RegExp(`\\[ref=${seen.get('social-glyph')!.ref}\\] url="/social/mastodon" icon="fa-mastodon"`));
+    });
+
     it('reads text drawn in SVG', () => {
       expect(first.text).toContain('Warmth: 3 of 5');
     });

@@ -84,9 +84,10 @@ export function destinationOf(link: Element): string | undefined {
 const ICON_ID = /^[A-Za-z][\w-]{0,39}$/;
 
 /**
- * The icon a nameless control draws from a sprite (`<use href="sprite.svg#search">`): the symbol's
- * id is what the page's authors call the icon, the one hint such a control carries. Icons hidden
- * in it (the "close" of a shut menu's toggle) are not the one it shows.
+ * The icon a nameless control draws: the id of a sprite's symbol (`<use href="sprite.svg#search">`),
+ * else the class an icon font names its glyph by (`<i class="icon icon-expand">`). Either is what
+ * the page's authors call the icon, the one hint such a control carries. Icons hidden in it (the
+ * "close" of a shut menu's toggle) are not the one it shows.
  */
 export function iconOf(control: Element): string | undefined {
   for (const use of Array.from(control.querySelectorAll('use'))) {
@@ -95,6 +96,23 @@ export function iconOf(control: Element): string | undefined {
     const href = hrefOf(use) ?? '';
     const id = href.includes('#') ? href.slice(href.lastIndexOf('#') + 1) : '';
     if (ICON_ID.test(id)) return id;
+  }
+  return iconClassOf(control);
+}
+
+/** How icon fonts name a glyph: `icon-expand`, `icon--basket`, `fa-magnifying-glass`, `bi-search`, `glyphicon-user`. */
+const ICON_CLASS = /^(?:icon|fa[srbld]?|bi|glyphicon|ti|mdi|la|ion|bx|ri|dashicons|genericon|uil)(?:-{1,2}|_)[a-z][a-z0-9-]{0,39}$/i;
+/** Classes of the same families that name no glyph: sizes, styles, animations, and the box around an icon. */
+const NOT_A_GLYPH =
+  /^(?:fa-(?:\d+x|lg|sm|xs|2xs|xl|2xl|fw|spin|pulse|beat|fade|bounce|shake|border|inverse|solid|regular|light|thin|duotone|brands|sharp|li|ul|stack|flip|rotate|pull)(?:-[\w-]*)?|[a-z][\w-]*[-_](?:\d+x?|lg|sm|xs|small|large|inline|white|black|button|btn|link|wrap|wrapper|container|holder|text|label))$/i;
+/** Elements of a control searched for an icon font's class. */
+const ICON_CLASS_BUDGET = 30;
+
+function iconClassOf(control: Element): string | undefined {
+  const inside = Array.from(control.querySelectorAll('[class]')).slice(0, ICON_CLASS_BUDGET);
+  for (const element of [control, ...inside]) {
+    const glyph = Array.from(element.classList).find((name) => ICON_CLASS.test(name) && !NOT_A_GLYPH.test(name));
+    if (glyph && (element === control || element.checkVisibility({ visibilityProperty: true }))) return glyph;
   }
   return undefined;
 }
