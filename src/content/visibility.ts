@@ -189,23 +189,44 @@ export function clipFor(overflow: Overflow, box: () => DOMRect, inherited: Clip 
 }
 
 /**
- * A static box that clips its overflow, as the walk goes down from it. Overflow clips what the box
- * contains in flow, but an absolutely positioned descendant is clipped only by the boxes around its
- * containing block: when that block lies further out, the descendant is drawn past the box's edge
- * (DokuWiki's media manager puts both its panes in a `height: 0; overflow: hidden` wrapper).
- * Positioned boxes reset the chain: they place their absolute descendants themselves.
+ * The boxes that clip their overflow, as the walk goes down from them. Overflow clips what a box
+ * contains in flow, but an out-of-flow descendant is clipped only by the boxes around its
+ * containing block: when that block lies further out, the descendant is drawn past the box's edge.
+ * DokuWiki's media manager puts both its panes (absolutely positioned) in a static `height: 0;
+ * overflow: hidden` wrapper; a fixed element is drawn past every box unless one around it places
+ * it (a transform does).
  */
-export interface StaticClipper {
+export interface ClipChains {
+  /** Static clippers since the nearest positioned box, which places its absolute descendants itself. */
+  sincePositioned: StaticClipper | undefined;
+  /** Every clipper, innermost first. */
+  all: Clipper | undefined;
+}
+
+interface StaticClipper {
   clipper: Element;
   /** The clip in force around the clipper: what its escaping descendants are still inside. */
   around: Clip | undefined;
   outer: StaticClipper | undefined;
 }
 
-/** The clippers chain an element passes to its children (`contentClip` is `clip` itself when it does not clip). */
-export function clippersBelow(element: Element, position: string, clip: Clip | undefined, contentClip: Clip | undefined, inherited: StaticClipper | undefined): StaticClipper | undefined {
-  if (position !== 'static') return undefined;
-  return contentClip === clip ? inherited : { clipper: element, around: clip, outer: inherited };
+interface Clipper {
+  clipper: Element;
+  /** The clip in force inside it. */
+  content: Clip | undefined;
+  outer: Clipper | undefined;
+}
+
+/** The chains an element passes to its children (`contentClip` is `clip` itself when it does not clip). */
+export function clippersBelow(element: Element, position: string, clip: Clip | undefined, contentClip: Clip | undefined, inherited: ClipChains | undefined): ClipChains | undefined {
+  if (contentClip === clip) {
+    if (position === 'static' || !inherited?.sincePositioned) return inherited;
+    return { sincePositioned: undefined, all: inherited.all };
+  }
+  return {
+    sincePositioned: position === 'static' ? { clipper: element, around: clip, outer: inherited?.sincePositioned } : undefined,
+    all: { clipper: element, content: contentClip, outer: inherited?.all },
+  };
 }
 
 /** The element's parent in the flat tree: a slotted element's slot, a shadow root's host. */
@@ -214,36 +235,39 @@ function flatParent(element: Element): Element | null {
 }
 
 /**
- * Whether the element places its absolutely positioned descendants (is their containing block).
- * Anything that might make it one counts: wrongly counting it keeps its clip on them, as before;
- * wrongly not counting it could show what it hides.
+ * Whether the element places its fixed descendants (is their containing block, instead of the
+ * viewport), and so its absolute ones too. Anything that might make it one counts: wrongly counting
+ * it keeps clips on them; wrongly not counting it could show what is hidden.
  */
-function placesAbsolute(element: Element): boolean {
+function placesFixed(element: Element): boolean {
   const style = getComputedStyle(element);
   return (
-    style.position !== 'static' ||
     style.transform !== 'none' ||
+    style.translate !== 'none' ||
+    style.rotate !== 'none' ||
+    style.scale !== 'none' ||
     style.filter !== 'none' ||
     style.perspective !== 'none' ||
     style.contain !== 'none' ||
     style.willChange !== 'auto' ||
     style.getPropertyValue('backdrop-filter') !== 'none' ||
     style.getPropertyValue('container-type') !== 'normal' ||
-    style.getPropertyValue('content-visibility') !== 'visible' ||
-    style.translate !== 'none' ||
-    style.rotate !== 'none' ||
-    style.scale !== 'none'
+    style.getPropertyValue('content-visibility') !== 'visible'
   );
+}
+
+function placesAbsolute(element: Element): boolean {
+  return getComputedStyle(element).position !== 'static' || placesFixed(element);
 }
 
 /**
  * The overflow clip over an absolutely positioned element: `clip` (what its parent's content
  * gets), less the static clippers it is drawn past because its containing block is further out.
  */
-export function absoluteClip(element: Element, clip: Clip | undefined, clippers: StaticClipper | undefined): Clip | undefined {
+function absoluteClip(element: Element, clip: Clip | undefined, chains: ClipChains | undefined): Clip | undefined {
   let result = clip;
   let ancestor = flatParent(element);
-  for (let link = clippers; link; link = link.outer) {
+  for (let link = chains?.sincePositioned; link; link = link.outer) {
     // A box that places it, at or inside the clipper, keeps the clipper's clip on it.
     for (; ancestor && ancestor !== link.clipper; ancestor = flatParent(ancestor)) if (placesAbsolute(ancestor)) return result;
     if (!ancestor || placesAbsolute(ancestor)) return result;
@@ -251,6 +275,27 @@ export function absoluteClip(element: Element, clip: Clip | undefined, clippers:
     ancestor = flatParent(ancestor);
   }
   return result;
+}
+
+/**
+ * The overflow clip over a fixed element: none (the viewport places it), unless a box around it
+ * places it; then the clip in force inside that box.
+ */
+function fixedClip(element: Element, chains: ClipChains | undefined): Clip | undefined {
+  let link = chains?.all;
+  // Past the outermost clipper nothing clips, whatever places it.
+  for (let ancestor = flatParent(element); ancestor && link; ancestor = flatParent(ancestor)) {
+    if (placesFixed(ancestor)) return link.content;
+    if (ancestor === link.clipper) link = link.outer;
+  }
+  return undefined;
+}
+
+/** The overflow clip of an element's ancestors that applies to it, by how it is positioned. */
+export function overflowClipOf(element: Element, position: string, clip: Clip | undefined, chains: ClipChains | undefined): Clip | undefined {
+  if (position === 'fixed') return fixedClip(element, chains);
+  if (position === 'absolute' && chains?.sincePositioned) return absoluteClip(element, clip, chains);
+  return clip;
 }
 
 const LENGTH = /^(-?[\d.]+(?:e-?\d+)?)(px|%)?$/;
@@ -412,8 +457,8 @@ export interface TreeOptions {
 export interface JudgedRoot {
   contentClip: Clip | undefined;
   paint: Clip | undefined;
-  /** The static clippers its absolutely positioned descendants may be drawn past (see StaticClipper). */
-  clippers?: StaticClipper;
+  /** The clippers its out-of-flow descendants may be drawn past (see ClipChains). */
+  clippers?: ClipChains;
   textReadable: () => boolean;
   /** Only these of the root's children, first to last (a run of a block's inline content); default: all. */
   span?: ChildSpan;
@@ -436,7 +481,7 @@ interface ScanItem {
   element: Element;
   clip: Clip | undefined;
   paint: Clip | undefined;
-  clippers: StaticClipper | undefined;
+  clippers: ClipChains | undefined;
 }
 
 /**
@@ -543,7 +588,7 @@ export class VisibleTree {
     for (let current = root.parentElement; current; current = current.parentElement) chain.unshift(current);
     let clip: Clip | undefined;
     let paint: Clip | undefined;
-    let clippers: StaticClipper | undefined;
+    let clippers: ClipChains | undefined;
     for (const ancestor of chain) {
       const style = getComputedStyle(ancestor);
       const rect = boxOf(ancestor);
@@ -559,8 +604,7 @@ export class VisibleTree {
   private clipsOf(element: Element, style: CSSStyleDeclaration, rect: () => DOMRect, inherited: Omit<ScanItem, 'element'>, position: string): { clip: Clip | undefined; paint: Clip | undefined } {
     const own = paintClip(style, rect, position);
     const nextPaint = own ? intersect(inherited.paint, own) : inherited.paint;
-    // Fixed escapes ancestors' overflow; absolute, that of static boxes around its containing block.
-    const overflow = position === 'fixed' ? undefined : position === 'absolute' && inherited.clippers ? absoluteClip(element, inherited.clip, inherited.clippers) : inherited.clip;
+    const overflow = overflowClipOf(element, position, inherited.clip, inherited.clippers);
     return { clip: nextPaint ? intersect(overflow, nextPaint) : overflow, paint: nextPaint };
   }
 
@@ -595,7 +639,7 @@ export class VisibleTree {
     const content = clipFor(overflowOf(style), rect, clip);
     const clippers = clippersBelow(element, position, clip, content, inheritedClippers);
     // Nothing inside can show, unless an absolutely positioned descendant is drawn past a static box's clip.
-    if (isEmptyClip(content) && !clippers) return this.hide(element);
+    if (isEmptyClip(content) && !clippers?.sincePositioned) return this.hide(element);
     if (this.layout && !style.display.startsWith('inline')) this.blocks.add(element);
     this.judgeText(element.firstChild, null, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
     return children.map((child) => ({ element: child, clip: content, paint, clippers }));

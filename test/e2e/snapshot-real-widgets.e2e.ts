@@ -2,7 +2,8 @@
  * Structures from real applications where the snapshot once failed (test/fixtures/real-widgets.html):
  * a toolkit dropdown whose listbox lives in an overlay at the end of <body>, a CSS-only menu behind a
  * transparent checkbox, inline text (also beside a block), a virtualised inbox with one delegated handler, roving-tabindex
- * rows, a native checkbox hidden behind its label. Every target is found the way a model finds it —
+ * rows, a native checkbox hidden behind its label, boxes drawn past a box that hides its overflow
+ * (out-of-flow.html). Every target is found the way a model finds it —
  * by role and name in the snapshot text — and every action is checked in the page's own state.
  */
 import type { Page } from 'puppeteer-core';
@@ -185,6 +186,17 @@ for (const browserName of browsersUnderTest()) {
       const checkbox = findRef(text, 'checkbox', 'Email me a weekly digest')!;
       expect((await runTool(suite.jawad, 'check', { ref: checkbox })).data).toMatchObject({ checked: true });
       expect(await page.$eval('input[name=digest]', (el) => (el as HTMLInputElement).checked)).toBe(true);
+    });
+
+    it('reads boxes drawn past a box that hides its overflow, because what places them lies further out', async () => {
+      await suite.jawad.openTab(`${suite.fixtures.url}/out-of-flow.html`);
+      const text = await snapshotText(suite.jawad);
+      // DokuWiki's media manager: absolutely positioned panes in a static box of no height.
+      expect(text).toContain('# Media Files');
+      expect(text).toContain('logo.png (128×128, 27.2 KB)');
+      expect(findRef(text, 'link', 'wiki'), text).toBeDefined();
+      // A fixed note in such a box, placed by a transformed box around it.
+      expect(text).toContain('Upload finished.');
     });
   });
 }

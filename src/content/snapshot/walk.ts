@@ -15,7 +15,7 @@ import type { RefRegistry } from './refs';
 import { isEditingHost, isInteractive, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { destinationOf, iconOf, optionsOf, states, valueOf } from './states';
-import { absoluteClip, BackgroundFinder, boxOf, type ChildSpan, type Clip, clipFor, clippersBelow, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowOf, paintClip, scaleOf, type StaticClipper, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
+import { BackgroundFinder, boxOf, type ChildSpan, type Clip, type ClipChains, clipFor, clippersBelow, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowClipOf, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
 
 export interface SnapshotOptions {
   maxRefs: number;
@@ -329,8 +329,8 @@ interface Inherited {
   clip: Clip | undefined;
   /** What clip-path, `clip` and filters of ancestors leave: unlike overflow, fixed position does not escape it. */
   paint: Clip | undefined;
-  /** Static boxes clipping overflow since the nearest positioned one: absolutely positioned descendants may be drawn past them. */
-  clippers: StaticClipper | undefined;
+  /** The boxes clipping overflow above: out-of-flow descendants may be drawn past them. */
+  clippers: ClipChains | undefined;
   /** Inside a scroll box of the page (rows of a list may be what a click means). */
   inScroller: boolean;
   /** What the scroll boxes around show now. */
@@ -431,8 +431,8 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // overlay layer) is no such box: what it holds is placed on its own.
   if (position !== 'static' && isPushedOffPage(box(), view) && box().width + box().height > 0) return NOTHING_INSIDE;
   const { insideControl, parentPointer } = inherited;
-  // Fixed escapes ancestors' overflow; absolute, that of static boxes around its containing block.
-  const overflowClip = position === 'fixed' ? undefined : position === 'absolute' && inherited.clippers ? absoluteClip(element, inherited.clip, inherited.clippers) : inherited.clip;
+  // Out-of-flow boxes escape the clips of boxes around their containing block.
+  const overflowClip = overflowClipOf(element, position, inherited.clip, inherited.clippers);
   const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
   const own = paintClip(style, box, position);
   const clip = own ? intersect(around, own) : around;
