@@ -11,6 +11,11 @@ describe('failures as the model reads them', () => {
     expect(text).toMatch(/Close or dismiss what covers it first .*press Escape/);
   });
 
+  it('adds no second way out to a refusal that names the covering thing’s buttons', () => {
+    const message = 'e7 is covered by dialog "Cookie consent", which would get the click instead. Its buttons: button "Accept all" [ref=e31]. Close it with one of them (or press Escape), then try again.';
+    expect(resultText('click', failed('COVERED', message))).toBe(`COVERED: ${message}`);
+  });
+
   it('points at a new snapshot for a ref that is gone, without saying it twice', () => {
     expect(resultText('click', failed('NOT_FOUND', 'Nothing on the page matches #buy.'))).toBe(
       'NOT_FOUND: Nothing on the page matches #buy. Take a new snapshot to see what the page holds now.',
