@@ -235,12 +235,11 @@ function flatParent(element: Element): Element | null {
 }
 
 /**
- * Whether the element places its fixed descendants (is their containing block, instead of the
- * viewport), and so its absolute ones too. Anything that might make it one counts: wrongly counting
- * it keeps clips on them; wrongly not counting it could show what is hidden.
+ * Whether an element with this style places its fixed descendants (is their containing block,
+ * instead of the viewport), and so its absolute ones too. Anything that might make it one counts:
+ * wrongly counting it keeps clips on them; wrongly not counting it could show what is hidden.
  */
-function placesFixed(element: Element): boolean {
-  const style = getComputedStyle(element);
+function placesFixed(style: CSSStyleDeclaration): boolean {
   return (
     style.transform !== 'none' ||
     style.translate !== 'none' ||
@@ -257,7 +256,8 @@ function placesFixed(element: Element): boolean {
 }
 
 function placesAbsolute(element: Element): boolean {
-  return getComputedStyle(element).position !== 'static' || placesFixed(element);
+  const style = getComputedStyle(element);
+  return style.position !== 'static' || placesFixed(style);
 }
 
 /**
@@ -285,7 +285,7 @@ function fixedClip(element: Element, chains: ClipChains | undefined): Clip | und
   let link = chains?.all;
   // Past the outermost clipper nothing clips, whatever places it.
   for (let ancestor = flatParent(element); ancestor && link; ancestor = flatParent(ancestor)) {
-    if (placesFixed(ancestor)) return link.content;
+    if (placesFixed(getComputedStyle(ancestor))) return link.content;
     if (ancestor === link.clipper) link = link.outer;
   }
   return undefined;

@@ -4,13 +4,13 @@
  * targets, checked in the wiki's own files. And pages of the wiki whose layout once hid them from
  * the snapshot.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findRef } from '../support/scripted-model';
-import { startDokuWiki, type DokuWiki } from '../support/real-apps/dokuwiki';
+import { startDokuWiki } from '../support/real-apps/dokuwiki';
 import { DOKU_TASKS } from '../support/real-apps/doku-tasks';
 import { browsersUnderTest } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
-import { describeAppTasks } from './support/real-app-suite';
+import { describeAppTasks, useRealApp } from './support/real-app-suite';
 import { runTool } from './support/run-tool';
 
 describeAppTasks('DokuWiki tasks', startDokuWiki, DOKU_TASKS);
@@ -18,17 +18,12 @@ describeAppTasks('DokuWiki tasks', startDokuWiki, DOKU_TASKS);
 for (const browserName of browsersUnderTest()) {
   describe(`DokuWiki pages in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
-    let wiki: DokuWiki;
-    beforeAll(async () => {
-      wiki = await startDokuWiki();
-    }, 300_000);
-    afterAll(async () => {
-      await wiki?.stop();
-    });
+    const started = useRealApp(startDokuWiki);
 
     // Both panes are absolutely placed inside a static `height: 0; overflow: hidden` box, whose
     // clip does not reach them: the snapshot once came out empty.
     it('reads the media manager popup, its panes drawn past a box that hides its overflow', async () => {
+      const wiki = started();
       await suite.jawad.openTab(`${wiki.url}/lib/exe/mediamanager.php?ns=wiki`);
       const reply = await runTool<{ text: string }>(suite.jawad, 'snapshot');
       const text = reply.data?.text ?? '';

@@ -70,7 +70,7 @@ export function voiceReducer(state: VoiceState, event: VoiceEvent): VoiceState {
       return state.phase === 'recording' ? { ...state, phase: 'transcribing', level: 0 } : state;
     case 'VOICE_SPEECH_RESULT':
       if (state.phase === 'idle' || state.mode !== 'speech') return state;
-      return { ...state, interim: event.isFinal ? '' : event.transcript, heardSpeech: true };
+      return { ...state, interim: event.isFinal ? '' : event.transcript };
     case 'VOICE_RESULT':
       return withResult(state, event.isFinal);
     case 'VOICE_ERROR':

@@ -15,20 +15,30 @@ function lastSnapshot(provider: ProviderServer): string {
   return (last && latestSnapshotText(last)) ?? '(none)';
 }
 
+/** Starts a real application for the describe block it is called in and stops it after it; tests read it from the getter. */
+export function useRealApp<App extends RealApp>(start: () => Promise<App>): () => App {
+  let app: App | undefined;
+  beforeAll(async () => {
+    app = await start();
+  }, 300_000);
+  afterAll(async () => {
+    await app?.stop();
+  });
+  return () => {
+    if (!app) throw new Error('The application did not start.');
+    return app;
+  };
+}
+
 export function describeAppTasks<App extends RealApp>(title: string, start: () => Promise<App>, tasks: readonly AppTask<App>[]): void {
   for (const browserName of browsersUnderTest()) {
     describe(`${title} in ${browserName}`, () => {
       const suite = useReadyJawad(browserName);
-      let app: App;
-      beforeAll(async () => {
-        app = await start();
-      }, 300_000);
-      afterAll(async () => {
-        await app?.stop();
-      });
+      const started = useRealApp(start);
 
       for (const task of tasks) {
         it(task.name, async () => {
+          const app = started();
           const { outcome, finalUrl } = await runAppTask(suite.jawad, suite.provider, app, task);
           const failures = outcome.steps.filter((step) => step.status !== 'done').map((step) => `${step.tool}: ${step.status} ${JSON.stringify(step.result ?? null)}`);
           expect(failures).toEqual([]);
