@@ -38,6 +38,27 @@ const unsentDrafts = new Map<string, string>();
 /** The requestId of each PERMISSION_RESPONSE in flight, by step: an ERROR reply re-enables the prompt. */
 const permissionRequests = new Map<string, string>();
 
+/**
+ * A settings save is done when the background broadcasts what it stored (with the save's
+ * requestId), not when the form is submitted: until then the old settings still apply.
+ */
+export type SaveOutcome = { status: 'saving' } | { status: 'saved' } | { status: 'failed'; error: string };
+export const saves = signal<ReadonlyMap<string, SaveOutcome>>(new Map());
+const SAVE_CONFIRMATIONS = new Set<BackgroundEvent['type']>(['SETTINGS', 'VOICE_SETTINGS']);
+const SAVE_LOST = "The background stopped before it confirmed the save. Check the form and save again.";
+
+function settleSave(requestId: string, outcome: SaveOutcome): void {
+  if (saves.value.get(requestId)?.status !== 'saving') return;
+  saves.value = new Map(saves.value).set(requestId, outcome);
+}
+
+/** Sends a save and follows it in `saves`; the form shows its outcome by the returned requestId. */
+function sendSave(message: Outgoing): string {
+  const requestId = send(message);
+  saves.value = new Map(saves.value).set(requestId, { status: 'saving' });
+  return requestId;
+}
+
 draft.subscribe((text) => localStorage.setItem(DRAFT_KEY, text));
 agentMode.subscribe((on) => localStorage.setItem(AGENT_KEY, String(on)));
 
@@ -52,6 +73,7 @@ const client = new PortClient({
     state.value = withBackgroundGone(state.value);
     permissionRequests.clear();
     answeringStep.value = undefined;
+    for (const requestId of saves.value.keys()) settleSave(requestId, { status: 'failed', error: SAVE_LOST });
   },
   onEvent: (event) => {
     if (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'start') unsentDrafts.delete(event.requestId);
@@ -67,6 +89,9 @@ const client = new PortClient({
     if (event.type === 'CONVERSATION' || (event.type === 'CHAT_RESPONSE' && event.payload.phase === 'final')) queueMicrotask(loadCosts);
     if (event.type === 'IMPORT_RESULT' || (event.type === 'ERROR' && transfer.value === 'importing')) transfer.value = undefined;
     state.value = applyEvent(state.value, event, ownRequests);
+    // After applyEvent: once a form says "saved", what it saved is what the sidebar uses.
+    if (SAVE_CONFIRMATIONS.has(event.type)) settleSave(event.requestId, { status: 'saved' });
+    if (event.type === 'ERROR') settleSave(event.requestId, { status: 'failed', error: event.payload.message });
     const open = state.value.conversation?.id;
     if (open) sessionStorage.setItem(CONVERSATION_KEY, open);
     else sessionStorage.removeItem(CONVERSATION_KEY);
@@ -205,12 +230,12 @@ export function clearHistory(): void {
   send({ type: 'CLEAR_HISTORY', payload: {} });
 }
 
-export function saveSettings(settings: ProviderSettings): void {
-  send({ type: 'SAVE_SETTINGS', payload: settings });
+export function saveSettings(settings: ProviderSettings): string {
+  return sendSave({ type: 'SAVE_SETTINGS', payload: settings });
 }
 
-export function saveVoiceSettings(settings: VoiceSettings): void {
-  send({ type: 'SAVE_VOICE_SETTINGS', payload: settings });
+export function saveVoiceSettings(settings: VoiceSettings): string {
+  return sendSave({ type: 'SAVE_VOICE_SETTINGS', payload: settings });
 }
 
 export function testConnection(settings: ProviderSettings): void {

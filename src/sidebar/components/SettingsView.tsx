@@ -10,6 +10,7 @@ import {
 } from '../../protocol';
 import { saveSettings, state, testConnection, testing } from '../store';
 import { useDerivedState } from './use-derived-state';
+import { saveNote, useSave } from './use-save';
 import { GrantsSettings } from './GrantsSettings';
 import { ResearchSettingsForm } from './ResearchSettingsForm';
 import { VoiceSettingsForm } from './VoiceSettingsForm';
@@ -89,11 +90,11 @@ export function SettingsView() {
   const result = state.value.testResult;
   const [form, setForm] = useDerivedState(saved, formFrom);
   const [errors, setErrors] = useState<string[]>([]);
-  const [savedNote, setSavedNote] = useState(false);
+  const [save, setSave] = useSave();
 
   const preset = PROVIDER_PRESETS[form.provider];
   const update = (changes: Partial<Form>) => {
-    setSavedNote(false);
+    setSave(undefined);
     setForm({ ...form, ...changes });
   };
   const chooseProvider = (provider: ProviderId) => {
@@ -118,8 +119,7 @@ export function SettingsView() {
         event.preventDefault();
         const settings = parsed();
         if (settings) {
-          saveSettings(settings);
-          setSavedNote(true);
+          setSave(saveSettings(settings));
         }
       }}
     >
@@ -193,10 +193,10 @@ export function SettingsView() {
           Save
         </button>
       </div>
-      <p class="test-result" role="status" data-success={result ? String(result.success) : undefined}>
+      <p class="test-result" role="status" data-success={result ? String(result.success) : undefined} data-save={save?.status}>
         {result?.success && `Connected${result.latencyMs === undefined ? '' : ` in ${result.latencyMs} ms`}.`}
         {result && !result.success && result.error}
-        {savedNote && !result && 'Saved.'}
+        {!result && saveNote(save, 'Saved.')}
       </p>
       {result?.checks && <CheckList checks={result.checks} />}
       <p class="hint">Your key is kept in the extension’s own storage, out of reach of web pages, and sent only to the base URL above.</p>

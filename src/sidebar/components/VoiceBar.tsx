@@ -14,7 +14,7 @@ export function VoiceBar() {
   const { phase, level, elapsedMs, interim, error, mode } = voice.value;
   if (phase === 'idle' && !error) return null;
   return (
-    <div class="voice-bar" role="status" data-phase={phase}>
+    <div class="voice-bar" role="status" data-phase={phase} data-mode={mode}>
       {phase === 'starting' && <span>Starting the microphone…</span>}
       {phase === 'recording' && (
         <>

@@ -3,6 +3,7 @@ import { VoiceSettings, type PublicVoiceSettings, type VoiceMode } from '../../p
 import { saveVoiceSettings, state } from '../store';
 import { speechRecognitionAvailable } from '../voice/speech-support';
 import { useDerivedState } from './use-derived-state';
+import { saveNote, useSave } from './use-save';
 
 interface Form {
   mode: VoiceMode;
@@ -47,9 +48,9 @@ export function VoiceSettingsForm() {
   const saved = state.value.voiceSettings;
   const [form, setForm] = useDerivedState(saved, formFrom);
   const [errors, setErrors] = useState<string[]>([]);
-  const [note, setNote] = useState('');
+  const [save, setSave] = useSave();
   const update = (changes: Partial<Form>) => {
-    setNote('');
+    setSave(undefined);
     setForm({ ...form, ...changes });
   };
   const canSpeak = speechRecognitionAvailable();
@@ -64,8 +65,7 @@ export function VoiceSettingsForm() {
         const parsed = toSettings(form);
         setErrors(parsed.success ? [] : parsed.error.issues.map((issue) => issue.message));
         if (parsed.success) {
-          saveVoiceSettings(parsed.data);
-          setNote('Voice settings saved.');
+          setSave(saveVoiceSettings(parsed.data));
         }
       }}
     >
@@ -124,7 +124,7 @@ export function VoiceSettingsForm() {
           Save voice settings
         </button>
       </div>
-      <p class="voice-note" role="status">{note}</p>
+      <p class="voice-note" role="status" data-save={save?.status}>{saveNote(save, 'Voice settings saved.')}</p>
       <p class="hint">Audio is recorded only while the mic button is on, sent only to the transcription server, and never stored.</p>
     </form>
   );
