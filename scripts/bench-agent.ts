@@ -1,6 +1,6 @@
 /**
  * The agent benchmark: `npm run bench:agent`. Every real-app task of the E2E suite (MediaWiki,
- * DokuWiki, Adminer from Debian's packages; test/support/real-apps/) played twice by the same
+ * DokuWiki, Adminer, WordPress from Debian's packages; test/support/real-apps/) played twice by the same
  * scripted model, which finds its targets by role and name in the text it reads:
  *  1. by Jawad: the built extension in Chromium, driven as the headless runner drives it
  *     (cli/agent-task.ts, the same code as `npx jawad run`), its snapshot tool reading the pages;
@@ -25,6 +25,8 @@ import { startDokuWiki } from '../test/support/real-apps/dokuwiki';
 import { startMediaWiki } from '../test/support/real-apps/mediawiki';
 import { runAppTask } from '../test/support/real-apps/run-app-task';
 import { WIKI_TASKS } from '../test/support/real-apps/wiki-tasks';
+import { startWordPress } from '../test/support/real-apps/wordpress';
+import { WP_TASKS } from '../test/support/real-apps/wp-tasks';
 import { launchAnchorBrowser, VIEWPORT } from './bench-snapshot/anchor';
 import { runBaselineTask } from './bench-agent/playwright-agent';
 import { ensureBrowsers } from './ensure-browsers.mjs';
@@ -39,6 +41,7 @@ const SUITES: Suite[] = [
   { name: 'MediaWiki', start: startMediaWiki, tasks: WIKI_TASKS },
   { name: 'DokuWiki', start: startDokuWiki, tasks: DOKU_TASKS },
   { name: 'Adminer', start: startAdminer, tasks: ADMINER_TASKS },
+  { name: 'WordPress', start: startWordPress, tasks: WP_TASKS },
 ];
 
 interface Result {

@@ -27,8 +27,14 @@ export function viewportOf(view: Window): Viewport {
   return { scrollX: view.scrollX, scrollY: view.scrollY, innerWidth: view.innerWidth, innerHeight: view.innerHeight };
 }
 
+/**
+ * Moved out past the page's left or top edge (`left: -9999px`), taking its content along. A box
+ * with no width (or height) is no measure that way: what it holds overflows it to the right (or
+ * down), into the page. WordPress's block editor hangs in a `position: relative` box of no height
+ * at the top of the page.
+ */
 export function isPushedOffPage(rect: DOMRect, view: Viewport | null): boolean {
-  return rect.right + (view?.scrollX ?? 0) <= 0 || rect.bottom + (view?.scrollY ?? 0) <= 0;
+  return (rect.width > 0 && rect.right + (view?.scrollX ?? 0) <= 0) || (rect.height > 0 && rect.bottom + (view?.scrollY ?? 0) <= 0);
 }
 
 interface Rgba {

@@ -188,7 +188,7 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('input[name=digest]', (el) => (el as HTMLInputElement).checked)).toBe(true);
     });
 
-    it('reads boxes drawn past a box that hides its overflow, because what places them lies further out', async () => {
+    it('reads boxes drawn past a box that hides its overflow, because what places them lies further out, and an editor hung in a box of no height at the top', async () => {
       await suite.jawad.openTab(`${suite.fixtures.url}/out-of-flow.html`);
       const text = await snapshotText(suite.jawad);
       // DokuWiki's media manager: absolutely positioned panes in a static box of no height.
@@ -197,6 +197,9 @@ for (const browserName of browsersUnderTest()) {
       expect(findRef(text, 'link', 'wiki'), text).toBeDefined();
       // A fixed note in such a box, placed by a transformed box around it.
       expect(text).toContain('Upload finished.');
+      // WordPress's block editor: absolutely positioned in a box of no height at the page's top edge.
+      expect(findRef(text, 'textbox', 'Add title'), text).toBeDefined();
+      expect(text).toContain('Start writing with text or HTML.');
     });
   });
 }

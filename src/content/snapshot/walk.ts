@@ -427,9 +427,9 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // page: each is read once, and the box only when a rule needs it (most elements are containers).
   const position = style.position;
   const box = boxOf(element);
-  // A box pushed off the page takes its content along; a 0×0 anchor at the origin (a toolkit's
-  // overlay layer) is no such box: what it holds is placed on its own.
-  if (position !== 'static' && isPushedOffPage(box(), view) && box().width + box().height > 0) return NOTHING_INSIDE;
+  // A box pushed off the page takes its content along (a box of no size, like a toolkit's overlay
+  // layer at the origin, is no such box: what it holds is placed on its own).
+  if (position !== 'static' && isPushedOffPage(box(), view)) return NOTHING_INSIDE;
   const { insideControl, parentPointer } = inherited;
   // Out-of-flow boxes escape the clips of boxes around their containing block.
   const overflowClip = overflowClipOf(element, position, inherited.clip, inherited.clippers);
