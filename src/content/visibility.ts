@@ -454,8 +454,6 @@ export interface TreeOptions {
   backgrounds?: BackgroundFinder;
   view?: Viewport;
   range?: Range;
-  /** Whether to note which elements are laid out as blocks (isBlock, visibleText's line breaks): a read per element. */
-  layout?: boolean;
   /** The caller has judged the root where it sits: the clips it leaves its content, and whether its own text can be read. */
   judgedRoot?: JudgedRoot;
 }
@@ -505,8 +503,6 @@ export class VisibleTree {
   private readonly range: Range;
   /** Read when first needed: most trees (a control's name) never measure against the page. */
   private viewport: Viewport | null | undefined;
-  /** Whether blocks are noted as the scan goes (see TreeOptions.layout). */
-  private readonly layout: boolean;
 
   /**
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
@@ -517,9 +513,8 @@ export class VisibleTree {
    * `view`: the window's viewport, when the caller has read it already; `range`: a range the caller
    * lends for measuring text (each measurement selects, then reads at once).
    */
-  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range, layout = true, judgedRoot }: TreeOptions = {}) {
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range, judgedRoot }: TreeOptions = {}) {
     this.backgrounds = backgrounds;
-    this.layout = layout;
     this.viewport = view;
     this.range = range ?? root.ownerDocument.createRange();
     if (!rootShown && this.insideMarkedHidden(root)) {
@@ -579,7 +574,7 @@ export class VisibleTree {
 
   /** Laid out as a block (its text starts on a line of its own). */
   isBlock(element: Element): boolean {
-    return this.layout ? this.blocks.has(element) : !getComputedStyle(element).display.startsWith('inline');
+    return this.blocks.has(element);
   }
 
   /** A subtree read on its own (`get` on one element) is still hidden under an aria-hidden ancestor. */
@@ -646,7 +641,7 @@ export class VisibleTree {
     const clippers = clippersBelow(element, position, clip, content, inheritedClippers);
     // Nothing inside can show, unless an absolutely positioned descendant is drawn past a static box's clip.
     if (isEmptyClip(content) && !clippers?.sincePositioned) return this.hide(element);
-    if (this.layout && !style.display.startsWith('inline')) this.blocks.add(element);
+    if (!style.display.startsWith('inline')) this.blocks.add(element);
     this.judgeText(element.firstChild, null, () => painted && !hasInvisibleInk(style, this.backgrounds.of(element, style), scaleOf(element, rect())), content);
     return children.map((child) => ({ element: child, clip: content, paint, clippers }));
   }

@@ -38,13 +38,17 @@ for (const browserName of browsersUnderTest()) {
     const suite = useReadyJawad(browserName);
     const open = () => suite.jawad.openTab(`${suite.fixtures.url}/real-widgets.html`);
 
-    it('keeps a label and its value on one line, with a link’s ref inside its sentence', async () => {
+    it('keeps a label and its value on one line, with a link’s ref inside its sentence, and the words of boxes apart', async () => {
       await open();
       const text = await snapshotText(suite.jawad);
       expect(text).toContain('\nDelivery: 3–5 days\n');
       expect(text).toContain('\nReturns: 30 days, free\n');
       expect(text).toMatch(/\nRead \[link "our returns policy" ref=e\d+\] before sending anything back\.\n/);
       expect(findRef(text, 'link', 'our returns policy')).toBeDefined();
+      // Flex items and spans set to display: block are boxes of their own: their words stay apart
+      // though the source has no space between them.
+      expect(text).toMatch(/\nSize Default \[button "Set custom size" ref=e\d+\]\n/);
+      expect(text).toContain('\nHarbour Blog harbour.example\n');
     });
 
     it('reads text beside a block in order, each run of it on one line with its links in place, and clicks one', async () => {

@@ -163,15 +163,28 @@ export function rowLine(cells: readonly string[]): string {
  */
 export type InlinePart = string | 'skip' | 'read';
 
-/** The line of a block's content (`nodes`: its children, or a run of them): the visible text with each control's part where the control stands. */
-export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => InlinePart, shows: (text: Text) => boolean = () => true): string {
+/** Where a box of its own begins or ends inside a line: its words stay apart from the ones around it. */
+const BOX_EDGE = 'box edge';
+
+/**
+ * The line of a block's content (`nodes`: its children, or a run of them): the visible text with
+ * each control's part where the control stands. An element laid out as a block (`isBlock`: a flex
+ * item, a span set to `display: block`) is a box of its own, so its words never run into its
+ * neighbours' even where the source has no space between them (WordPress's
+ * `<span>Jawad Test Blog</span><span>127.0.0.1</span>`).
+ */
+export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => InlinePart, shows: (text: Text) => boolean = () => true, isBlock: (element: Element) => boolean = () => false): string {
   let text = '';
   // A control's part stands apart from the words around it; punctuation closes up to it, as in the page.
   let afterPart = false;
   // A loop over a stack, not recursion: inline elements can nest thousands deep.
-  const stack: Node[] = Array.from(nodes).reverse();
+  const stack: Array<Node | typeof BOX_EDGE> = Array.from(nodes).reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
+    if (node === BOX_EDGE) {
+      if (text !== '' && !text.endsWith(' ')) text += ' ';
+      continue;
+    }
     if (node.nodeType === Node.TEXT_NODE && shows(node as Text)) {
       const data = pageText((node as Text).data);
       if (afterPart && !/^[.,;:!?)\]]/.test(data)) text += ' ';
@@ -183,8 +196,12 @@ export function inlineText(nodes: ArrayLike<Node>, partOf: (child: Element) => I
     if (inner.localName === 'br') text += ' ';
     if (inner.localName === 'br' || (UNREAD.has(inner.localName) && inner.localName !== 'img')) continue;
     const part = partOf(inner);
-    if (part === 'read') for (let i = inner.childNodes.length - 1; i >= 0; i--) stack.push(inner.childNodes[i]!);
-    else if (part !== 'skip') {
+    if (part === 'read') {
+      const box = isBlock(inner);
+      if (box) stack.push(BOX_EDGE);
+      for (let i = inner.childNodes.length - 1; i >= 0; i--) stack.push(inner.childNodes[i]!);
+      if (box) stack.push(BOX_EDGE);
+    } else if (part !== 'skip') {
       text += `${/[([]$/.test(text) ? '' : ' '}${part}`;
       afterPart = true;
     }

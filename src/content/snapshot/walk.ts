@@ -276,14 +276,14 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
 
 /** The visible parts of an element the walk lists as one line, judged with what the walk has read already. */
 function treeOf(walk: Walk, root: Element, judgedRoot: JudgedRoot): VisibleTree {
-  // Its text is read by inlineText, which needs no line breaks between blocks.
-  return new VisibleTree(root, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range, layout: false, judgedRoot });
+  // Its text is read by inlineText, which keeps the words of a block (a flex item) apart.
+  return new VisibleTree(root, { rootShown: true, backgrounds: walk.backgrounds, view: walk.view, range: walk.range, judgedRoot });
 }
 
 /** A block's text and inline controls (all of them, or one run between its blocks) as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element, judged: JudgedRoot): void {
   const tree = treeOf(walk, element, judged);
-  const text = inlineText(judged.span ? nodesIn(judged.span) : element.childNodes, inlineParts(walk, tree), (node) => !tree.mutes(node));
+  const text = inlineText(judged.span ? nodesIn(judged.span) : element.childNodes, inlineParts(walk, tree), (node) => !tree.mutes(node), (child) => tree.isBlock(child));
   if (text) walk.lines.push(fold(text));
 }
 
@@ -292,10 +292,11 @@ function emitRow(walk: Walk, row: Element, judged: JudgedRoot): void {
   const tree = treeOf(walk, row, judged);
   const partOf = inlineParts(walk, tree);
   const shows = (node: Text) => !tree.mutes(node);
+  const isBlock = (child: Element) => tree.isBlock(child);
   const cells: string[] = [];
   for (const cell of Array.from(row.children)) {
     const part = partOf(cell);
-    if (part === 'read') cells.push(inlineText(cell.childNodes, partOf, shows));
+    if (part === 'read') cells.push(inlineText(cell.childNodes, partOf, shows, isBlock));
     else if (part !== 'skip') cells.push(part);
   }
   if (cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(cells)));
