@@ -186,12 +186,22 @@ export function overflowOf(style: CSSStyleDeclaration): Overflow {
  * good; a scroll box shows its content by scrolling, unless the box itself has no area. `box` is
  * measured only when the overflow is not simply visible.
  */
-export function clipFor(overflow: Overflow, box: () => DOMRect, inherited: Clip | undefined): Clip | undefined {
+export function clipFor(overflow: Overflow, box: () => DOMRect, inherited: Clip | undefined, element: Element): Clip | undefined {
   if (overflow.x === 'visible' && overflow.y === 'visible') return inherited;
   const both = `${overflow.x} ${overflow.y}`;
   if (/hidden|clip/.test(both)) return intersect(inherited, box());
   if (/auto|scroll/.test(both) && (box().width < 1 || box().height < 1)) return intersect(inherited, box());
-  return inherited;
+  return inherited && scrollableInto(intersect(inherited, box()), element);
+}
+
+/**
+ * What a scroll box's content can be scrolled into view through: the part of the box that shows,
+ * open to the end of its scrolling (right and down), and back to where its scrolling started
+ * (left and up by what it has scrolled already). Content laid before that start never shows.
+ */
+function scrollableInto(shown: Clip, element: Element): Clip {
+  if (isEmptyClip(shown)) return shown;
+  return { left: shown.left - element.scrollLeft, top: shown.top - element.scrollTop, right: Infinity, bottom: Infinity };
 }
 
 /**
@@ -284,22 +294,23 @@ function absoluteClip(element: Element, clip: Clip | undefined, chains: ClipChai
 }
 
 /**
- * The overflow clip over a fixed element: none (the viewport places it), unless a box around it
- * places it; then the clip in force inside that box.
+ * The clip over a fixed element: when a box around it places it, the clip in force inside that
+ * box (none past the outermost clipper). Otherwise the viewport places it, and clips it: it stays
+ * put as the page scrolls, so what lies past the viewport's edges never shows (phpMyAdmin's
+ * console keeps its closed panels just past the bottom right corner).
  */
-function fixedClip(element: Element, chains: ClipChains | undefined): Clip | undefined {
+function fixedClip(element: Element, chains: ClipChains | undefined, view: Viewport | null): Clip | undefined {
   let link = chains?.all;
-  // Past the outermost clipper nothing clips, whatever places it.
-  for (let ancestor = flatParent(element); ancestor && link; ancestor = flatParent(ancestor)) {
-    if (placesFixed(getComputedStyle(ancestor))) return link.content;
-    if (ancestor === link.clipper) link = link.outer;
+  for (let ancestor = flatParent(element); ancestor; ancestor = flatParent(ancestor)) {
+    if (placesFixed(getComputedStyle(ancestor))) return link?.content;
+    if (ancestor === link?.clipper) link = link.outer;
   }
-  return undefined;
+  return view ? { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight } : undefined;
 }
 
 /** The overflow clip of an element's ancestors that applies to it, by how it is positioned. */
-export function overflowClipOf(element: Element, position: string, clip: Clip | undefined, chains: ClipChains | undefined): Clip | undefined {
-  if (position === 'fixed') return fixedClip(element, chains);
+export function overflowClipOf(element: Element, position: string, clip: Clip | undefined, chains: ClipChains | undefined, view: Viewport | null): Clip | undefined {
+  if (position === 'fixed') return fixedClip(element, chains, view);
   if (position === 'absolute' && chains?.sincePositioned) return absoluteClip(element, clip, chains);
   return clip;
 }
@@ -595,7 +606,7 @@ export class VisibleTree {
       const rect = boxOf(ancestor);
       const position = style.position;
       ({ clip, paint } = this.clipsOf(ancestor, style, rect, { clip, paint, clippers }, position));
-      const content = clipFor(overflowOf(style), rect, clip);
+      const content = clipFor(overflowOf(style), rect, clip, ancestor);
       clippers = clippersBelow(ancestor, position, clip, content, clippers);
       clip = content;
     }
@@ -605,7 +616,7 @@ export class VisibleTree {
   private clipsOf(element: Element, style: CSSStyleDeclaration, rect: () => DOMRect, inherited: Omit<ScanItem, 'element'>, position: string): { clip: Clip | undefined; paint: Clip | undefined } {
     const own = paintClip(style, rect, position);
     const nextPaint = own ? intersect(inherited.paint, own) : inherited.paint;
-    const overflow = overflowClipOf(element, position, inherited.clip, inherited.clippers);
+    const overflow = overflowClipOf(element, position, inherited.clip, inherited.clippers, this.view());
     return { clip: nextPaint ? intersect(overflow, nextPaint) : overflow, paint: nextPaint };
   }
 
@@ -637,7 +648,7 @@ export class VisibleTree {
     const position = style.position;
     if (position !== 'static' && isPushedOffPage(rect(), this.view())) return this.hide(element);
     const { clip, paint } = this.clipsOf(element, style, rect, item, position);
-    const content = clipFor(overflowOf(style), rect, clip);
+    const content = clipFor(overflowOf(style), rect, clip, element);
     const clippers = clippersBelow(element, position, clip, content, inheritedClippers);
     // Nothing inside can show, unless an absolutely positioned descendant is drawn past a static box's clip.
     if (isEmptyClip(content) && !clippers?.sincePositioned) return this.hide(element);

@@ -192,7 +192,7 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('input[name=digest]', (el) => (el as HTMLInputElement).checked)).toBe(true);
     });
 
-    it('reads boxes drawn past a box that hides its overflow, because what places them lies further out, and an editor hung in a box of no height at the top', async () => {
+    it('reads boxes drawn past a box that hides its overflow, because what places them lies further out, an editor hung in a box of no height at the top, and fixed boxes within the viewport', async () => {
       await suite.jawad.openTab(`${suite.fixtures.url}/out-of-flow.html`);
       const text = await snapshotText(suite.jawad);
       // DokuWiki's media manager: absolutely positioned panes in a static box of no height.
@@ -204,6 +204,10 @@ for (const browserName of browsersUnderTest()) {
       // WordPress's block editor: absolutely positioned in a box of no height at the page's top edge.
       expect(findRef(text, 'textbox', 'Add title'), text).toBeDefined();
       expect(text).toContain('Start writing with text or HTML.');
+      // Fixed boxes: what lies past the viewport never shows; a fixed box's own scrolling still reaches its content.
+      expect(text).not.toContain('Drawer menu');
+      expect(findRef(text, 'button', 'Close the drawer'), text).toBeUndefined();
+      expect(findRef(text, 'link', 'Archive 40'), text).toBeDefined();
     });
   });
 }

@@ -174,7 +174,7 @@ export function coveredBy(element: Element, rect: DOMRect, view: Viewport): stri
 
 const OUT_OF_FLOW = new Set(['fixed', 'sticky', 'absolute']);
 
-function overlaps(a: DOMRect, b: DOMRect): boolean {
+function overlaps(a: DOMRect, b: DOMRect | Clip): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
@@ -256,7 +256,7 @@ export function takesClicksUnseen(element: Element): boolean {
  * How each element inside a block written as one line shows in it: skipped, read, or its ref.
  * The one visibility rule holds inside the block too: clipped, scaled-away or invisible-ink parts stay out.
  */
-function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlinePart {
+function inlineParts(walk: Walk, tree: VisibleTree, clip: Clip | undefined): (child: Element) => InlinePart {
   const line = walk.lines.length;
   return (child: Element): InlinePart => {
     if (SKIPPED.has(child.localName) || child.getAttribute('aria-hidden') === 'true') return 'skip';
@@ -268,6 +268,8 @@ function inlineParts(walk: Walk, tree: VisibleTree): (child: Element) => InlineP
     if (!isInteractive(child, role, false)) return 'read';
     const box = child.getBoundingClientRect();
     if (painted && box.width <= 1 && box.height <= 1) return 'skip';
+    // Clipped away like the text around it: a link past a box's hidden overflow, or a fixed bar's past the viewport.
+    if (painted && clip && !overlaps(box, clip)) return 'skip';
     walk.coverChecks.push({ line, element: child, rect: box });
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, { inline: tree })}]`;
@@ -283,14 +285,14 @@ function treeOf(walk: Walk, root: Element, judgedRoot: JudgedRoot): VisibleTree 
 /** A block's text and inline controls (all of them, or one run between its blocks) as one line, the controls' refs in place. */
 function emitInline(walk: Walk, element: Element, judged: JudgedRoot): void {
   const tree = treeOf(walk, element, judged);
-  const text = inlineText(judged.span ? nodesIn(judged.span) : element.childNodes, inlineParts(walk, tree), (node) => !tree.mutes(node), (child) => tree.isBlock(child));
+  const text = inlineText(judged.span ? nodesIn(judged.span) : element.childNodes, inlineParts(walk, tree, judged.contentClip), (node) => !tree.mutes(node), (child) => tree.isBlock(child));
   if (text) walk.lines.push(fold(text));
 }
 
 /** A table row as one line of cells, each cell's controls' refs in place (a clickable cell is its own ref). */
 function emitRow(walk: Walk, row: Element, judged: JudgedRoot): void {
   const tree = treeOf(walk, row, judged);
-  const partOf = inlineParts(walk, tree);
+  const partOf = inlineParts(walk, tree, judged.contentClip);
   const shows = (node: Text) => !tree.mutes(node);
   const isBlock = (child: Element) => tree.isBlock(child);
   const cells: string[] = [];
@@ -433,7 +435,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   if (position !== 'static' && isPushedOffPage(box(), view)) return NOTHING_INSIDE;
   const { insideControl, parentPointer } = inherited;
   // Out-of-flow boxes escape the clips of boxes around their containing block.
-  const overflowClip = overflowClipOf(element, position, inherited.clip, inherited.clippers);
+  const overflowClip = overflowClipOf(element, position, inherited.clip, inherited.clippers, view);
   const around = inherited.paint ? intersect(overflowClip, inherited.paint) : overflowClip; // what ancestors leave
   const own = paintClip(style, box, position);
   const clip = own ? intersect(around, own) : around;
@@ -459,7 +461,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden
   // text. Text is judged where it is drawn, not by its element's box: text overflowing a box of no
   // height shows, text clipped away or pushed off the page does not.
-  const contentClip = clipFor(overflow, box, clip);
+  const contentClip = clipFor(overflow, box, clip, element);
   const clippers = clippersBelow(element, position, clip, contentClip, inherited.clippers);
   let judgedReadable: boolean | undefined;
   const readable = () => (judgedReadable ??= !hasInvisibleInk(style, walk.backgrounds.of(element, style), scaleOf(element, box())) && contentShows(element, contentClip, view, walk.range));
