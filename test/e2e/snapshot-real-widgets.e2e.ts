@@ -149,6 +149,9 @@ for (const browserName of browsersUnderTest()) {
       const noether = text.split('\n').find((line) => line.includes('Emmy Noether'));
       expect(noether).toMatch(/^\| \[link "edit" ref=e\d+\] \| Emmy Noether \| Berlin \|$/);
       expect(text).toContain('| Alan Turing | Manchester \\| UK |');
+      // A block that is not rendered (a hidden <div> in a cell) does not break the row into lines.
+      expect(text).toMatch(/\n\| \[link "delete" ref=e\d+\] \| Lise Meitner \| Berlin \|\n/);
+      expect(text).not.toContain('DELETE FROM');
       const cityLine = text.split('\n').find((line) => line.startsWith('| City |'));
       expect(cityLine).toMatch(/^\| City \| \[textbox ref=e\d+ editable\] \|$/);
       await click(suite.jawad, findRef(noether!, 'link', 'edit')!);

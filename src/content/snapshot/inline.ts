@@ -122,14 +122,19 @@ const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 const OPAQUE = new Set(['select', 'textarea', 'button', 'svg']);
 
 /**
- * Nothing but text and inline elements inside (a cell holding a field, a link, a bold word). A
- * custom element with no shadow root (`<time-ago>`) counts as what it holds, which is checked too.
+ * Nothing but text and inline elements inside (a cell holding a field, a link, a bold word), or
+ * blocks that are not rendered. A custom element with no shadow root (`<time-ago>`) counts as what
+ * it holds, which is checked too.
  */
 function readsInline(element: Element): boolean {
   const stack = Array.from(element.children);
   while (stack.length > 0) {
     const child = stack.pop()!;
-    if (!(PHRASING.has(child.localName) || child.localName.includes('-')) || child.shadowRoot) return false;
+    if (!(PHRASING.has(child.localName) || child.localName.includes('-')) || child.shadowRoot) {
+      // Nothing of a box that is not rendered shows (phpMyAdmin keeps each row's delete query in a hidden <div>).
+      if (!child.checkVisibility()) continue;
+      return false;
+    }
     if (!OPAQUE.has(child.localName)) stack.push(...Array.from(child.children));
   }
   return true;

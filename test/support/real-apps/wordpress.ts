@@ -6,13 +6,13 @@
  * Debian's wp-config.php reads /etc/wordpress/config-$WORDPRESS_CONFIG.php, so each start writes
  * its own file there (and removes it on stop); nothing else outside its temporary folder is touched.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { freePort } from '../ports';
+import { startMariaDb } from './mariadb';
 import { startPhpServer } from './php-server';
 
 const WORDPRESS = '/usr/share/wordpress';
@@ -54,34 +54,6 @@ define('AUTH_KEY', 'jawad-test'); define('SECURE_AUTH_KEY', 'jawad-test'); defin
 define('AUTH_SALT', 'jawad-test'); define('SECURE_AUTH_SALT', 'jawad-test'); define('LOGGED_IN_SALT', 'jawad-test'); define('NONCE_SALT', 'jawad-test');
 `;
 
-/** A MariaDB server of its own: no network, no grant tables (the test's root user needs no password). */
-async function startMariaDb(dir: string): Promise<{ socket: string; stop(): Promise<void> }> {
-  const data = join(dir, 'db');
-  const socket = join(dir, 'mysqld.sock');
-  execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=root', '--skip-test-db', '--auth-root-authentication-method=normal'], { stdio: 'pipe', timeout: 120_000 });
-  const server = spawn('mariadbd', ['--no-defaults', `--datadir=${data}`, `--socket=${socket}`, '--skip-networking', '--skip-grant-tables', '--user=root', `--pid-file=${join(dir, 'mysqld.pid')}`, '--innodb-buffer-pool-size=64M'], { stdio: 'ignore' });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`mariadbd exited with ${server.exitCode}`);
-    try {
-      execFileSync('mariadb', ['--no-defaults', `--socket=${socket}`, '-e', 'CREATE DATABASE IF NOT EXISTS wordpress'], { stdio: 'pipe' });
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`MariaDB did not answer within 60 s: ${String(error)}`);
-      await new Promise((done) => setTimeout(done, 200));
-    }
-  }
-  return {
-    socket,
-    stop: () =>
-      new Promise((done) => {
-        if (server.exitCode !== null) return done();
-        server.once('exit', () => done());
-        server.kill('SIGTERM');
-      }),
-  };
-}
-
 /** WordPress's own installer, as a person fills it in (the second step of wp-admin/install.php). */
 async function install(url: string): Promise<void> {
   const form = new URLSearchParams({
@@ -106,7 +78,7 @@ export async function startWordPress(): Promise<WordPress> {
   const url = `http://127.0.0.1:${port}`;
   const configName = `jawad-test-${port}`;
   const configFile = `/etc/wordpress/config-${configName}.php`;
-  const database = await startMariaDb(dir);
+  const database = await startMariaDb(dir, 'wordpress');
   let server: Awaited<ReturnType<typeof startPhpServer>> | undefined;
   const stop = async () => {
     await server?.stop();
@@ -125,14 +97,7 @@ export async function startWordPress(): Promise<WordPress> {
   }
   return {
     url,
-    query(sql) {
-      // Batch mode: a row a line, tab-separated, with newlines, tabs and backslashes in values escaped.
-      const out = execFileSync('mariadb', ['--no-defaults', `--socket=${database.socket}`, '--batch', 'wordpress', '-e', sql], { encoding: 'utf8' });
-      const [header, ...rows] = out.split('\n').filter((line) => line !== '');
-      const columns = header?.split('\t') ?? [];
-      const unescape = (value: string) => value.replace(/\\(.)/g, (_, char: string) => ({ n: '\n', t: '\t', '0': '\0' })[char] ?? char);
-      return rows.map((row) => Object.fromEntries(row.split('\t').map((value, i) => [columns[i] ?? String(i), unescape(value)])));
-    },
+    query: (sql) => database.query(sql),
     stop,
   };
 }
