@@ -512,7 +512,7 @@ export class VisibleTree {
   private readonly blocks = new Set<Element>();
   private readonly backgrounds: BackgroundFinder;
   private readonly range: Range;
-  /** Read when first needed: most trees (a control's name) never measure against the page. */
+  /** The caller's (the walk lends its own), else read once, at the first element the scan judges. */
   private viewport: Viewport | null | undefined;
 
   /**
