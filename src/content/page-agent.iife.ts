@@ -1,6 +1,6 @@
 /**
  * Injected on demand (into every frame of the tab) when Jawad needs to see or act on the page:
- * answers SNAPSHOT and ACT. Runs in the content script's isolated world, where refs persist
+ * answers SNAPSHOT, ACT and the requests around them. Runs in the content script's isolated world, where refs persist
  * between injections.
  */
 import { toErrorPayload } from '../protocol/errors';
@@ -12,6 +12,7 @@ import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
 import { pause } from './actions/gestures';
+import { documentChanges, whenQuiet } from './quiet';
 import { settlesIn } from './snapshot/at-rest';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
@@ -88,6 +89,7 @@ const HANDLERS: Handlers = {
     clearHighlightsEverywhere();
     return capOutcome(await act(action, target, value, options, refs));
   },
+  SETTLE: async ({ quietMs, maxMs }) => ({ quiet: await whenQuiet(documentChanges(document), quietMs, maxMs) }),
   DESCRIBE: (payload, agent) => describeTarget(payload, (agent.refs ??= new RefRegistry()), agent.documentId),
   HIGHLIGHT: (payload, agent) => answerHighlight(payload, (agent.refs ??= new RefRegistry())),
 };

@@ -404,6 +404,8 @@ export const PageSnapshot = z.object({
    * restart at e1 on every page, so a ref means something only together with its document.
    */
   documents: z.optional(z.record(z.string(), z.string())),
+  /** Requests (XHR, fetch) the tab's last action set off that were still unanswered when the snapshot stopped waiting. */
+  unansweredRequests: z.optional(z.int()),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
@@ -478,6 +480,8 @@ export const ActionOutcome = z.object({
   navigates: z.optional(z.boolean()),
   /** The page the action led to, once it loaded (a link, a form submission). */
   navigatedTo: z.optional(z.string()),
+  /** Requests (XHR, fetch) the action set off that were still unanswered when it stopped waiting. */
+  unansweredRequests: z.optional(z.int()),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 
@@ -511,6 +515,14 @@ export const ContentRequest = z.discriminatedUnion('type', [
     refs: z._default(z.array(z.string().check(z.regex(REF_PATTERN))).check(z.maxLength(5_000)), []),
     clear: z._default(z.boolean(), false),
   })),
+  /**
+   * Answers once the document holds still: no change for quietMs, or maxMs at most. Asked after
+   * the requests an action set off were answered, while the page's script shows what came back.
+   */
+  message('SETTLE', z.object({
+    quietMs: z.int().check(z.minimum(0), z.maximum(2_000)),
+    maxMs: z.int().check(z.minimum(0), z.maximum(10_000)),
+  })),
   message('ACT', z.object({
     action: z.enum(ACTIONS),
     target: Target,
@@ -522,6 +534,10 @@ export const ContentRequest = z.discriminatedUnion('type', [
   })),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
+
+/** SETTLE's answer: false when the page was still changing at maxMs. */
+export const Settled = z.object({ quiet: z.boolean() });
+export type Settled = z.infer<typeof Settled>;
 
 /** FRAME_CLAIMS' answer: token → the distinct claims its <iframe>'s window posted. */
 export const FrameClaims = z.object({ claims: z.record(z.string(), z.array(z.string().check(z.regex(FRAME_CLAIM_PATTERN))).check(z.maxLength(50))) });

@@ -1,5 +1,5 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -58,25 +58,18 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
   const hits: string[] = [];
   const requests: FixtureRequest[] = [];
   const server: Server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    const url = new URL(request.url ?? '/', 'http://x');
+    const path = decodeURIComponent(url.pathname);
     hits.push(path);
     requests.push({ host: request.headers.host ?? '', url: request.url ?? '/' });
     // A frame that never loads (test/e2e/bad-input.e2e.ts): the request stays open until the server closes.
     if (path === '/never-loads') return;
-    const file = VENDOR[path] ?? normalize(join(FIXTURES, path));
-    if (file.startsWith(CAPTURES) && !existsSync(file) && existsSync(`${file}.gz`)) {
-      const html = gunzipSync(readFileSync(`${file}.gz`)).toString('latin1');
-      // A page that names its encoding (Shift_JIS, EUC-JP …) is read in it; the rest as UTF-8.
-      const type = /<meta[^>]+charset/i.test(html.slice(0, 4096)) ? 'text/html' : TYPES['.html'];
-      response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(deadExternalRefs(html), 'latin1');
+    // A slow server: /slow/<file>?ms=700 answers with the file that much later (an app's AJAX views).
+    if (path.startsWith('/slow/')) {
+      setTimeout(() => serveFile(path.slice('/slow'.length), response), Math.min(Number(url.searchParams.get('ms')) || 0, 10_000));
       return;
     }
-    if ((!VENDOR[path] && !file.startsWith(FIXTURES)) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-      return;
-    }
-    response.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
-    createReadStream(file).pipe(response);
+    serveFile(path, response);
   });
   await new Promise<void>((done) => server.listen(0, host, done));
   const { port } = server.address() as AddressInfo;
@@ -86,4 +79,22 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
     requests,
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
+}
+
+/** A fixture file (or a real site's capture, or a vendored library) at `path`. */
+function serveFile(path: string, response: ServerResponse): void {
+  const file = VENDOR[path] ?? normalize(join(FIXTURES, path));
+  if (file.startsWith(CAPTURES) && !existsSync(file) && existsSync(`${file}.gz`)) {
+    const html = gunzipSync(readFileSync(`${file}.gz`)).toString('latin1');
+    // A page that names its encoding (Shift_JIS, EUC-JP …) is read in it; the rest as UTF-8.
+    const type = /<meta[^>]+charset/i.test(html.slice(0, 4096)) ? 'text/html' : TYPES['.html'];
+    response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(deadExternalRefs(html), 'latin1');
+    return;
+  }
+  if ((!VENDOR[path] && !file.startsWith(FIXTURES)) || !existsSync(file) || !statSync(file).isFile()) {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    return;
+  }
+  response.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+  createReadStream(file).pipe(response);
 }

@@ -46,8 +46,12 @@ function failureText(code: string, message: string): string {
 export function resultText(tool: string, outcome: ToolOutcome): string {
   if (!outcome.success) return failureText(outcome.error?.code ?? 'EXECUTION_ERROR', outcome.error?.message ?? 'failed');
   if (isSnapshot(tool, outcome.data)) {
-    const { url, title, text, partial } = outcome.data;
-    return `Page: ${title} (${url})${partial ? '\n(partial: the page was too big to walk in time)' : ''}\n${text}`;
+    const { url, title, text, partial, unansweredRequests } = outcome.data;
+    const notes = [
+      partial ? '(partial: the page was too big to walk in time)' : '',
+      unansweredRequests ? `(still loading: ${unansweredRequests} request${unansweredRequests === 1 ? '' : 's'} the last action started had no answer yet; the page may still change)` : '',
+    ].filter(Boolean);
+    return [`Page: ${title} (${url})`, ...notes, text].join('\n');
   }
   if (isPage(tool, outcome.data)) return `${outcome.data.title}\n${outcome.data.url}\n${outcome.data.markdown}`;
   return JSON.stringify(outcome.data ?? null);

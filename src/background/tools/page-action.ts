@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
-import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT } from '../page-scripts';
+import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { forgetActionRequests, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
@@ -74,6 +75,19 @@ export const needsOneTarget = z.refine<{ ref?: string; selector?: string }>(
   'Give ref (from the snapshot tool) or a CSS selector of the element to act on',
 );
 
+/** Actions that only read: nothing they do sets off a request to wait for. */
+const READS_ONLY = new Set<Action>(['get', 'is']);
+
+/**
+ * The tab a tool reads or acts on, once what the tab's last action set off (the view it loads by
+ * script) has come: `unanswered` requests of it were still pending when the wait ended. The
+ * requests are followed with the browser's webRequest events (request-watch.ts).
+ */
+export async function tabAfterLastAction(context: ToolContext): Promise<{ tab: TargetTab; unanswered: number }> {
+  const tab = await contextTab(context);
+  return { tab, unanswered: await settleActionRequests(tab, context.requestId, context.signal, true) };
+}
+
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */
 export async function runPageAction(context: ToolContext, action: Action, target: Target, value?: string, options: ActOptions = {}): Promise<ActionOutcome> {
   const request = {
@@ -81,11 +95,31 @@ export async function runPageAction(context: ToolContext, action: Action, target
     requestId: childRequestId(context.requestId, 'act'),
     payload: { action, target, options, ...(value === undefined ? {} : { value }), ...(context.binding ? { expect: context.binding } : {}) },
   };
-  const tab = await contextTab(context);
+  const { tab } = await tabAfterLastAction(context);
   const frameId = frameOfRef(target.ref);
   // A bound step was judged by this frame's agent a moment ago: when it is gone, so is the document
   // the step was approved on, and a fresh agent must not be put there to act on the new page.
   if (!context.binding) await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
+  if (READS_ONLY.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
+  watchActionRequests(tab.id, frameId);
+  let outcome: ActionOutcome;
+  try {
+    outcome = await actAndFollow(context, tab, frameId, request, action, target);
+  } catch (error) {
+    forgetActionRequests(tab.id);
+    throw error;
+  }
+  // A new page: what the one left was loading no longer matters.
+  if (outcome.navigatedTo) {
+    forgetActionRequests(tab.id);
+    return outcome;
+  }
+  const unanswered = await settleActionRequests(tab, context.requestId, context.signal, false);
+  return unanswered > 0 ? { ...outcome, unansweredRequests: unanswered } : outcome;
+}
+
+/** Acts, and when the action may lead to another page, waits for that page to load. */
+async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: number, request: ContentRequest, action: Action, target: Target): Promise<ActionOutcome> {
   if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
   const navigation = watchNavigation(tab.id);
   const answer = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => error as Error);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { PageSnapshot, type PageContent } from '../../protocol';
 import { readActivePage } from '../page-reader';
+import { tabAfterLastAction } from './page-action';
 import { snapshot } from './snapshot';
 import { defineTool } from './tool';
 
@@ -14,6 +15,8 @@ export const readPage = defineTool({
   level: 'read-only',
   effects: {},
   async run({ maxChars }, context): Promise<PageContent> {
+    // The view the tab's last action loads by script comes first; the snapshot below then finds it waited out.
+    await tabAfterLastAction(context);
     // The reader writes the markdown, the page agent lists the refs (its registry is the one the
     // actions resolve refs in): both at once, so the call costs the slower of the two.
     const [content, outline] = await Promise.all([

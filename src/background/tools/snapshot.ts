@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { childRequestId, FrameClaims, framePrefix, PageSnapshot, type ContentRequest } from '../../protocol';
-import { askFrame, askFrameOrSkip, askPageAgent, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { askFrame, askFrameOrSkip, askPageAgent, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
+import { tabAfterLastAction } from './page-action';
 import { defineTool } from './tool';
 
 /** A frame's claim travels by postMessage and can land after the background asks: ask again a few times. */
@@ -114,25 +115,33 @@ export const snapshot = defineTool({
   level: 'read-only',
   effects: {},
   async run(params, context) {
-    const tab = await contextTab(context);
-    const chain = childRequestId(context.requestId, 'snapshot');
-    const request = (frameId: number, claim?: string) => ({ type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: framePrefix(frameId), ...(claim ? { claim } : {}) } });
-    if (framelessTabs.has(tab.id)) {
-      // The page showed no frame last time: it is asked alone, and the frames only if one shows now.
-      const page = await askPageAgent(tab, 0, request(0), PageSnapshot);
-      if (placeholders(page).length === 0) return mergeFrameSnapshots(page, new Map());
-      framelessTabs.delete(tab.id);
-      return walkFrames(tab, chain, request, Promise.resolve(page), injectPageScript(tab, PAGE_AGENT, { allFrames: true }));
-    }
-    // The page walks while every frame is probed for the agent (and given it where it lacks one):
-    // the probe's round trip is not added to the page's own walk. Only a page without the agent yet
-    // waits for it, and is then asked again (the request never reached it, so nothing ran twice).
-    const injected = injectPageScript(tab, PAGE_AGENT, { allFrames: true });
-    const page = askPageAgent(tab, 0, request(0), PageSnapshot, () => injected);
-    // Awaited below; when the probe fails first (a page the browser protects), its error is the answer.
-    page.catch(() => undefined);
-    const snapshot = await walkFrames(tab, chain, request, page, injected);
-    if (placeholders(await page).length === 0) rememberFrameless(tab.id);
-    return snapshot;
+    const { tab, unanswered } = await tabAfterLastAction(context);
+    const snapshot = await snapshotOf(tab, params, context.requestId);
+    return unanswered > 0 ? { ...snapshot, unansweredRequests: unanswered } : snapshot;
   },
 });
+
+type SnapshotParams = Omit<Extract<ContentRequest, { type: 'SNAPSHOT' }>['payload'], 'framePrefix' | 'claim'>;
+
+/** The page's outline with every frame it shows merged in. */
+async function snapshotOf(tab: TargetTab, params: SnapshotParams, requestId: string): Promise<PageSnapshot> {
+  const chain = childRequestId(requestId, 'snapshot');
+  const request = (frameId: number, claim?: string) => ({ type: 'SNAPSHOT' as const, requestId: chain, payload: { ...params, framePrefix: framePrefix(frameId), ...(claim ? { claim } : {}) } });
+  if (framelessTabs.has(tab.id)) {
+    // The page showed no frame last time: it is asked alone, and the frames only if one shows now.
+    const page = await askPageAgent(tab, 0, request(0), PageSnapshot);
+    if (placeholders(page).length === 0) return mergeFrameSnapshots(page, new Map());
+    framelessTabs.delete(tab.id);
+    return walkFrames(tab, chain, request, Promise.resolve(page), injectPageScript(tab, PAGE_AGENT, { allFrames: true }));
+  }
+  // The page walks while every frame is probed for the agent (and given it where it lacks one):
+  // the probe's round trip is not added to the page's own walk. Only a page without the agent yet
+  // waits for it, and is then asked again (the request never reached it, so nothing ran twice).
+  const injected = injectPageScript(tab, PAGE_AGENT, { allFrames: true });
+  const page = askPageAgent(tab, 0, request(0), PageSnapshot, () => injected);
+  // Awaited below; when the probe fails first (a page the browser protects), its error is the answer.
+  page.catch(() => undefined);
+  const snapshot = await walkFrames(tab, chain, request, page, injected);
+  if (placeholders(await page).length === 0) rememberFrameless(tab.id);
+  return snapshot;
+}

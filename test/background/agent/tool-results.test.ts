@@ -36,3 +36,18 @@ describe('failures as the model reads them', () => {
     expect(resultText('read_page', failed('PAGE_UNREADABLE', 'Protected page.'))).toBe('PAGE_UNREADABLE: Protected page.');
   });
 });
+
+describe('snapshots as the model reads them', () => {
+  const snapshot = { url: 'https://shop.example/', title: 'Shop', text: '- button "Export all" [ref=e2]', refs: [], elementCount: 3, partial: false };
+  const ok = (data: unknown) => ({ success: true, data, duration: 3 });
+
+  it('says when the last action’s requests were still unanswered, so the model knows the page may still change', () => {
+    expect(resultText('snapshot', ok({ ...snapshot, unansweredRequests: 2 }))).toBe(
+      'Page: Shop (https://shop.example/)\n(still loading: 2 requests the last action started had no answer yet; the page may still change)\n- button "Export all" [ref=e2]',
+    );
+  });
+
+  it('adds no note to a page that is done loading', () => {
+    expect(resultText('snapshot', ok(snapshot))).toBe('Page: Shop (https://shop.example/)\n- button "Export all" [ref=e2]');
+  });
+});

@@ -3,7 +3,7 @@ import type { PageContent, PageSnapshot } from '../../../src/protocol';
 
 // The reader and the page agent run in the page (tested end to end): here they answer as fakes.
 vi.mock('webextension-polyfill', () => ({ default: {} }));
-vi.mock('../../../src/background/page-scripts', () => ({ activeTab: vi.fn(), askFrame: vi.fn(), injectPageScript: vi.fn(), PAGE_AGENT: {} }));
+vi.mock('../../../src/background/page-scripts', () => ({ activeTab: vi.fn(), askFrame: vi.fn(), contextTab: async () => ({ id: 4, url: 'https://shop.example/' }), injectPageScript: vi.fn(), PAGE_AGENT: {} }));
 const content: PageContent = { title: 'Shop', url: 'https://shop.example/', markdown: '# Shop', truncated: false, product: null, interactiveElements: [] };
 const outline: PageSnapshot = {
   url: 'https://shop.example/', title: 'Shop', text: '- button "Buy" [ref=e1]\n- iframe [frame=t1]\n  - link "Help" [ref=f3e1]', elementCount: 9, partial: false,
