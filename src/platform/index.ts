@@ -25,4 +25,7 @@ export function openPanel(windowId: number): Promise<void> {
 
 export const PANEL_NAME = BROWSER === 'firefox' ? 'sidebar' : 'side panel';
 
+/** How long after the page answered an action a request it started may still be reported (src/background/tools/request-watch.ts). */
+export const REQUEST_REPORT_LAG_MS = BROWSER === 'firefox' ? firefox.REQUEST_REPORT_LAG_MS : chromium.REQUEST_REPORT_LAG_MS;
+
 export { keepBackgroundAlive, onKeepAlive } from './keep-alive';

@@ -12,3 +12,9 @@ export function setUpPanelOpening(): void {
 export function openPanel(): Promise<void> {
   return browser.sidebarAction.open();
 }
+
+/**
+ * How long after the page answers an action Firefox may still report a request the action started:
+ * its webRequest events travel apart from the page's answer and came −1 to 19 ms after it here.
+ */
+export const REQUEST_REPORT_LAG_MS = 40;

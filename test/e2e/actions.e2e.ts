@@ -181,10 +181,24 @@ for (const browserName of browsersUnderTest()) {
       const click = await tool(jawad, 'click', { ref: orders });
       expect(click.success, JSON.stringify(click.error)).toBe(true);
       expect(click.data).not.toHaveProperty('unansweredRequests');
-      // The next thing a model reads: the orders (700 ms away on the server) and the count their script fetched.
-      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // The next thing a model reads: the orders (700 ms away on the server) and the count their
+      // script fetched, with every request answered (none waited out to the limit).
+      const snapshot = await tool(jawad, 'snapshot');
+      expect(snapshot.data).not.toHaveProperty('unansweredRequests');
+      const after = snapshot.data?.text ?? '';
       expect(after).toContain('Alan Turing');
       expect(after).toContain('Open orders: 2');
+      expect(after).not.toContain('Loading…');
+    });
+
+    it('answers a link to another page once the list that page loads by script is there', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Customers') });
+      expect(click.data?.navigatedTo).toMatch(/ajax-customers\.html$/);
+      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(after).toContain('Grace Hopper');
       expect(after).not.toContain('Loading…');
     });
 

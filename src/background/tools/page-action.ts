@@ -109,11 +109,10 @@ export async function runPageAction(context: ToolContext, action: Action, target
     forgetActionRequests(tab.id);
     throw error;
   }
-  // A new page: what the one left was loading no longer matters.
-  if (outcome.navigatedTo) {
-    forgetActionRequests(tab.id);
-    return outcome;
-  }
+  // Followed through a navigation too: the requests a new page sends as it opens (phpMyAdmin
+  // builds its navigation tree by script) are part of what the click led to, and an app that
+  // changes its address with history.pushState (which Chromium reports as a page loading) stays
+  // the same document, still loading its view.
   const unanswered = await settleActionRequests(tab, context.requestId, context.signal, false);
   return unanswered > 0 ? { ...outcome, unansweredRequests: unanswered } : outcome;
 }

@@ -6,11 +6,16 @@
  * The action waits for the requests the browser has reported by the time the page answered it
  * (Chromium reports them first). Firefox reports a request a few milliseconds after the page's
  * answer, so the watch goes on listening after the action and the tab's next tool call (a
- * snapshot, another action) waits for what it caught — at no cost to an action that started nothing.
+ * snapshot, another action) waits for what it caught, giving a late report REQUEST_REPORT_LAG_MS
+ * from the answer — nothing more for an action that started nothing when the next call comes
+ * later than that (a model's answer takes far longer).
+ * A click that opens another page is followed there: the requests the new page sends as it opens
+ * (a navigation tree built by script) are part of what the click led to.
  */
 import browser, { type WebRequest } from 'webextension-polyfill';
 import { childRequestId, Settled } from '../../protocol';
-import { askFrame, type TargetTab } from '../page-scripts';
+import { REQUEST_REPORT_LAG_MS } from '../../platform';
+import { askPageAgent, type TargetTab } from '../page-scripts';
 import { PendingRequests } from './pending-requests';
 
 /** The longest one wait for an action's requests and their effect lasts; then the page is read as it stands. */
@@ -22,8 +27,16 @@ const QUIET_MAX_MS = 1_000;
 /** A tab not touched again this long after its action stops being watched. */
 const WATCH_MS = 30_000;
 
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((done) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+  });
+
 interface ActionRequests {
   requests: PendingRequests;
+  /** When the page answered the action (0 until then). */
+  answeredAt: number;
   /** The frame that acted: asked to hold still once the answers came. */
   frameId: number;
   stop(): void;
@@ -44,6 +57,7 @@ export function watchActionRequests(tabId: number, frameId: number): void {
   browser.webRequest.onErrorOccurred.addListener(onEnd, filter);
   const watch: ActionRequests = {
     requests,
+    answeredAt: 0,
     frameId,
     stop() {
       clearTimeout(expiry);
@@ -57,7 +71,7 @@ export function watchActionRequests(tabId: number, frameId: number): void {
   watches.set(tabId, watch);
 }
 
-/** The tab left for another page: what its last page was loading no longer matters. */
+/** The action failed: nothing it set off is waited for. */
 export function forgetActionRequests(tabId: number): void {
   watches.get(tabId)?.stop();
 }
@@ -70,16 +84,28 @@ export function forgetActionRequests(tabId: number): void {
 export async function settleActionRequests(tab: TargetTab, requestId: string, signal: AbortSignal, done: boolean): Promise<number> {
   const watch = watches.get(tab.id);
   if (!watch) return 0;
-  if (done) watch.stop();
-  const { requests, frameId } = watch;
+  if (!done) watch.answeredAt = Date.now();
+  try {
+    // The tab's next call gives a request reported late (Firefox) the moment it may take.
+    const lag = watch.answeredAt + REQUEST_REPORT_LAG_MS - Date.now();
+    if (done && watch.requests.freshCount === 0 && lag > 0) await pause(lag, signal);
+    return await waitOut(watch, tab, requestId, signal);
+  } finally {
+    // Only once the answers were heard: a watch stopped earlier would wait for ends it cannot hear.
+    if (done) watch.stop();
+  }
+}
+
+async function waitOut({ requests, frameId }: ActionRequests, tab: TargetTab, requestId: string, signal: AbortSignal): Promise<number> {
   if (requests.freshCount === 0) return 0;
   const deadline = Date.now() + REQUESTS_MS;
   // An answer's script may send more requests (a view, then its navigation tree): until none is left.
   while (!signal.aborted && (await requests.idle(deadline - Date.now(), signal))) {
     const maxMs = Math.min(QUIET_MAX_MS, Math.max(0, deadline - Date.now()));
     const request = { type: 'SETTLE' as const, requestId: childRequestId(requestId, 'settle'), payload: { quietMs: QUIET_MS, maxMs } };
-    // A frame that went away (its answer replaced the document) has nothing left to show.
-    await askFrame(tab, frameId, request, Settled).catch(() => undefined);
+    // After a navigation the frame holds a new document, given an agent to watch it; a frame that
+    // went away has nothing left to show.
+    await askPageAgent(tab, frameId, request, Settled).catch(() => undefined);
     if (requests.pendingCount === 0 || Date.now() >= deadline) break;
   }
   return requests.settled();
