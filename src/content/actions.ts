@@ -13,6 +13,8 @@ import { CoveredError, namingWaysPast } from './actions/cover';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
+import { visibleContent } from './snapshot/name';
+import { typedThrough } from './snapshot/roles';
 import { secretOf } from './secret';
 import { visibleHtml } from './visible-html';
 import { VisibleTree, visibleText } from './visibility';
@@ -42,7 +44,7 @@ export function resolveTarget(target: Target, refs: RefRegistry): Resolved {
 
 async function fill(element: Element, label: string, text: string): Promise<ActionOutcome> {
   if (element.localName === 'select') return selectOption(element, label, text);
-  if (!isTextField(element) && !editingHost(element)) throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be filled.`);
+  if (!isTextField(element) && !isEditable(element)) throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be filled.`);
   return { action: 'fill', target: label, ...(await fillText(element, label, text)) };
 }
 
@@ -109,7 +111,8 @@ async function press(resolved: Resolved, keys: string): Promise<ActionOutcome> {
     target = await prepare(target, resolved.label);
     (target as HTMLElement).focus?.({ preventScroll: true });
   }
-  target = editingHost(target) ?? target;
+  // Keys go where the editor listens: a contenteditable's host, a code editor's unseen field.
+  target = typedThrough(target) ?? editingHost(target) ?? target;
   const accepted = target.dispatchEvent(keyboardEvent('keydown', key, modifiers));
   const producesCharacter = key === 'Enter' || [...key].length === 1;
   const pressed = accepted && (!producesCharacter || target.dispatchEvent(keyboardEvent('keypress', key, modifiers)));
@@ -153,6 +156,7 @@ function scroll(resolved: Resolved, options: ActOptions): ActionOutcome {
 function valueOf(element: Element): string | null {
   if (isTextField(element) || element.localName === 'select') return (element as HTMLInputElement).value;
   if (editingHost(element)) return textOf(element);
+  if (typedThrough(element)) return visibleContent(element, undefined);
   return widgetValue(element) ?? (element as HTMLInputElement).value ?? null;
 }
 

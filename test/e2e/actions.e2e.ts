@@ -171,6 +171,25 @@ for (const browserName of browsersUnderTest()) {
       expect(bottom.data).toMatchObject({ result: { atEnd: true } });
     });
 
+    it('types into a code editor that hears the keys through a field nobody sees (CodeMirror 5), and the app runs what it shows', async () => {
+      ensurePackages(['libjs-codemirror']);
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/code-editor.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // The editor reads as the text box a person sees, holding its text (not its line numbers).
+      expect(text).toMatch(/^- textbox \[ref=(e\d+)\] \[editable\] value="SELECT \* FROM customers"$/m);
+      const editor = findRef(text, 'textbox', /.*/);
+
+      const filled = await tool(jawad, 'fill', { ref: editor, text: "SELECT name FROM customers\nWHERE city = 'Berlin'" });
+      expect(filled.data).toMatchObject({ value: "SELECT name FROM customers WHERE city = 'Berlin'" });
+      const typed = await tool(jawad, 'type_text', { ref: editor, text: ' LIMIT 1' });
+      expect(typed.data).toMatchObject({ value: "SELECT name FROM customers WHERE city = 'Berlin' LIMIT 1" });
+      expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: "SELECT name FROM customers WHERE city = 'Berlin' LIMIT 1" });
+
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Run') });
+      expect(await page.$eval('#state', (el) => el.textContent)).toBe("ran: SELECT name FROM customers\nWHERE city = 'Berlin' LIMIT 1");
+    });
+
     it('answers a click only once the view it loaded by script is on the page, with what that view fetched in turn', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);

@@ -15,6 +15,10 @@ const VENDOR: Record<string, string> = {
   '/vendor/jquery.js': '/usr/share/javascript/jquery/jquery.min.js',
   '/vendor/jquery-ui.js': '/usr/share/javascript/jquery-ui/jquery-ui.min.js',
   '/vendor/jquery-ui.css': '/usr/share/javascript/jquery-ui/themes/base/jquery-ui.min.css',
+  // Debian's CodeMirror 5 (libjs-codemirror, as phpMyAdmin uses it): an editor typed into through a hidden textarea.
+  '/vendor/codemirror.js': '/usr/share/javascript/codemirror/lib/codemirror.js',
+  '/vendor/codemirror.css': '/usr/share/javascript/codemirror/lib/codemirror.css',
+  '/vendor/codemirror-sql.js': '/usr/share/javascript/codemirror/mode/sql/sql.js',
 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json' };
 

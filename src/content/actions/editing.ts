@@ -11,8 +11,9 @@
  * follows with a real `input` event (`execCommand` itself sends no beforeinput, in either browser).
  */
 import { JawadError } from '../../protocol/errors';
-import { isEditingHost } from '../snapshot/roles';
-import { afterFrameworks, keyboardEvent, NO_MODIFIERS, prepare } from './gestures';
+import { visibleContent } from '../snapshot/name';
+import { isEditingHost, typedThrough } from '../snapshot/roles';
+import { afterFrameworks, keyboardEvent, NO_MODIFIERS, prepare, tapKey, type Modifiers } from './gestures';
 
 const MAX_KEYSTROKES = 2_000;
 /** Keystrokes after this many stop waiting for the page between keys, so long texts stay quick. */
@@ -37,6 +38,7 @@ export function editingHost(element: Element): HTMLElement | null {
 }
 
 export function isEditable(element: Element): boolean {
+  if (typedThrough(element)) return true;
   return isTextField(element) ? !element.readOnly && !element.disabled : editingHost(element) !== null;
 }
 
@@ -151,6 +153,8 @@ function keystroke(target: Element, text: string, caretPlaced: boolean): void {
 
 /** Types after what is already there, one keystroke at a time, like a person. */
 export async function typeText(element: Element, label: string, text: string): Promise<{ value: string }> {
+  const field = typedThrough(element);
+  if (field) return editThrough(element, field, label, text, false);
   await prepare(element, label);
   refuseUneditable(element, label);
   const target = editingHost(element) ?? element;
@@ -185,8 +189,36 @@ function fillEditor(host: HTMLElement, text: string): void {
   host.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
 }
 
+/** Select all, as the platform spells it: what an editor with a model of its own hears. */
+const SELECT_ALL: Modifiers = /^Mac/.test(navigator.platform) ? { ...NO_MODIFIERS, metaKey: true } : { ...NO_MODIFIERS, ctrlKey: true };
+const TO_END: Modifiers = SELECT_ALL;
+
+/**
+ * A code editor typed into through a field nobody sees (CodeMirror 5, Ace; typedThrough): the box
+ * is what a person clicks and reads, the field is where the keys go, and the editor applies what
+ * arrives there to its own text. Its text is not in the field, so replacing it starts with the
+ * editor's own select-all key, and typing after it with its own Ctrl+End.
+ */
+async function editThrough(box: Element, field: HTMLTextAreaElement, label: string, text: string, replace: boolean): Promise<{ value: string }> {
+  await prepare(box, label);
+  refuseUneditable(field, label);
+  field.focus({ preventScroll: true });
+  if (replace) tapKey(field, 'a', SELECT_ALL);
+  else tapKey(field, 'End', TO_END);
+  await afterFrameworks();
+  if (text) edit(field, 'insertText', text.replace(/\r\n?/g, '\n'));
+  else if (replace) edit(field, 'deleteContentBackward');
+  const last = [...text].at(-1);
+  field.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
+  await afterFrameworks();
+  // What the editor shows, as the snapshot reads it: its text, not its line numbers.
+  return { value: visibleContent(box, undefined) };
+}
+
 /** Replaces the text of a field or editor and reports what it holds afterwards. */
 export async function fillText(element: Element, label: string, text: string): Promise<{ value: string }> {
+  const field = typedThrough(element);
+  if (field) return editThrough(element, field, label, text, true);
   await prepare(element, label);
   refuseUneditable(element, label);
   const host = editingHost(element);

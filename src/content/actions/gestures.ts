@@ -123,9 +123,24 @@ export interface Modifiers {
 
 export const NO_MODIFIERS: Modifiers = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false };
 
+/** The legacy key codes of named keys: code written before `key` existed (CodeMirror 5, Ace, jQuery plugins) reads only these. */
+const KEY_CODES: Record<string, number> = {
+  Backspace: 8, Tab: 9, Enter: 13, Escape: 27, ' ': 32, PageUp: 33, PageDown: 34, End: 35, Home: 36,
+  ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, Delete: 46,
+};
+
+/** `keyCode` of a key event: the named key's, a letter's capital or a digit's character code, else 0. */
+export function legacyKeyCode(key: string): number {
+  if (KEY_CODES[key] !== undefined) return KEY_CODES[key];
+  return /^[a-z0-9]$/i.test(key) ? key.toUpperCase().charCodeAt(0) : 0;
+}
+
 export function keyboardEvent(type: string, key: string, modifiers: Modifiers = NO_MODIFIERS): KeyboardEvent {
   const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : key === ' ' ? 'Space' : '') : key;
-  return new KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, composed: true, ...modifiers });
+  // keypress carries the character; keydown and keyup the key (the UI Events legacy fields, in both browsers).
+  const charCode = type === 'keypress' ? (key === 'Enter' ? 13 : [...key].length === 1 ? key.codePointAt(0)! : 0) : 0;
+  const keyCode = type === 'keypress' ? charCode : legacyKeyCode(key);
+  return new KeyboardEvent(type, { key, code, keyCode, charCode, which: keyCode, bubbles: true, cancelable: true, composed: true, ...modifiers });
 }
 
 /** keydown then keyup; true when the page let the key through (did not cancel keydown). */

@@ -41,8 +41,46 @@ export function implicitRole(element: Element): string {
     case 'dialog':
       return 'dialog';
     default:
-      return isEditingHost(element) ? 'textbox' : 'generic';
+      return isTextEditor(element) ? 'textbox' : 'generic';
   }
+}
+
+/** A box a user types text into: a contenteditable editor, or a code editor typed into through a field nobody sees. */
+export function isTextEditor(element: Element): boolean {
+  return isEditingHost(element) || typedThrough(element) !== undefined;
+}
+
+/** Smaller than this (px) in width or height, a field's box shows nothing a person could type into. */
+const UNSEEN_PX = 3;
+/** A box this small cannot be an editor's page of text. */
+const EDITOR_MIN = { width: 40, height: 14 };
+
+/**
+ * The field a code editor takes its typing through. CodeMirror 5 and Ace draw the text themselves
+ * and hear the keyboard through a `<textarea>` that opens their box (its first element, or that
+ * element's first), clipped to nothing or transparent. The box is the text box a person sees and
+ * types into; the field is where the typing goes. A box with any other control inside is a form,
+ * not an editor (a honeypot field in it does not make it one).
+ */
+export function typedThrough(box: Element): HTMLTextAreaElement | undefined {
+  const first = box.firstElementChild;
+  const field = first?.localName === 'textarea' ? first : first?.firstElementChild?.localName === 'textarea' ? first.firstElementChild : null;
+  if (!field || !field.checkVisibility({ visibilityProperty: true })) return undefined;
+  const around = box.getBoundingClientRect();
+  if (around.width < EDITOR_MIN.width || around.height < EDITOR_MIN.height) return undefined;
+  if (!isUnseen(field, field === first ? undefined : first!)) return undefined;
+  if (box.querySelectorAll('input, select, button, textarea').length > 1) return undefined;
+  return field as HTMLTextAreaElement;
+}
+
+/** Transparent, or of (or clipped by its holder to) next to no size. */
+function isUnseen(field: Element, holder: Element | undefined): boolean {
+  if (Number(getComputedStyle(field).opacity) <= 0.01) return true;
+  const own = field.getBoundingClientRect();
+  if (own.width < UNSEEN_PX || own.height < UNSEEN_PX) return true;
+  if (!holder || getComputedStyle(holder).overflow === 'visible') return false;
+  const clip = holder.getBoundingClientRect();
+  return clip.width < UNSEEN_PX || clip.height < UNSEEN_PX;
 }
 
 /**

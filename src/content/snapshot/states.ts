@@ -2,7 +2,7 @@
 import { secretOf } from '../secret';
 import { CAPS } from '../../protocol/caps';
 import { quote } from './page-text';
-import { isEditingHost } from './roles';
+import { isTextEditor } from './roles';
 
 /** A checkbox with role=button that opens a menu (the CSS "checkbox hack"): checked means open. */
 export function isMenuToggle(element: Element, role: string): boolean {
@@ -46,7 +46,7 @@ export function valueOf(element: Element, editorText?: () => string): string | u
     if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'password'].includes(input.type)) return undefined;
     return input.value;
   }
-  return editorText && isEditingHost(element) ? editorText() : undefined;
+  return editorText && isTextEditor(element) ? editorText() : undefined;
 }
 
 /** Where an HTML or SVG link, or an SVG `<use>`, points: `href`, or SVG 1.1's `xlink:href`. */

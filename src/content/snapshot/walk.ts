@@ -12,7 +12,7 @@ import { clip, fold, pageText, quote } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
-import { isEditingHost, isInteractive, roleOf } from './roles';
+import { isInteractive, isTextEditor, roleOf } from './roles';
 import { isListRow, isScroller } from './rows';
 import { destinationOf, iconOf, optionsOf, states, valueOf } from './states';
 import { BackgroundFinder, boxOf, type ChildSpan, type Clip, type ClipChains, clipFor, clippersBelow, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowClipOf, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
@@ -543,7 +543,7 @@ const CONTAINER_TEXT = 200;
  * folded into a name or a value.
  */
 function isContainer(element: Element, role: string): boolean {
-  return (role === 'generic' || (role === 'textbox' && isEditingHost(element))) && (element.textContent?.length ?? 0) > CONTAINER_TEXT;
+  return (role === 'generic' || (role === 'textbox' && isTextEditor(element))) && (element.textContent?.length ?? 0) > CONTAINER_TEXT;
 }
 
 /** A label of a rendered control, or the element a listed control is labelled by: its text is that control's name. */
