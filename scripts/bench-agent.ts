@@ -1,6 +1,6 @@
 /**
  * The agent benchmark: `npm run bench:agent`. Every real-app task of the E2E suite (MediaWiki,
- * DokuWiki, Adminer, WordPress from Debian's packages; test/support/real-apps/) played twice by the same
+ * DokuWiki, Adminer, WordPress, phpMyAdmin from Debian's packages; test/support/real-apps/) played twice by the same
  * scripted model, which finds its targets by role and name in the text it reads:
  *  1. by Jawad: the built extension in Chromium, driven as the headless runner drives it
  *     (cli/agent-task.ts, the same code as `npx jawad run`), its snapshot tool reading the pages;
@@ -23,6 +23,8 @@ import type { AppTask, RealApp } from '../test/support/real-apps/app-task';
 import { DOKU_TASKS } from '../test/support/real-apps/doku-tasks';
 import { startDokuWiki } from '../test/support/real-apps/dokuwiki';
 import { startMediaWiki } from '../test/support/real-apps/mediawiki';
+import { startPhpMyAdmin } from '../test/support/real-apps/phpmyadmin';
+import { PMA_TASKS } from '../test/support/real-apps/pma-tasks';
 import { runAppTask } from '../test/support/real-apps/run-app-task';
 import { WIKI_TASKS } from '../test/support/real-apps/wiki-tasks';
 import { startWordPress } from '../test/support/real-apps/wordpress';
@@ -42,6 +44,7 @@ const SUITES: Suite[] = [
   { name: 'DokuWiki', start: startDokuWiki, tasks: DOKU_TASKS },
   { name: 'Adminer', start: startAdminer, tasks: ADMINER_TASKS },
   { name: 'WordPress', start: startWordPress, tasks: WP_TASKS },
+  { name: 'phpMyAdmin', start: startPhpMyAdmin, tasks: PMA_TASKS },
 ];
 
 interface Result {

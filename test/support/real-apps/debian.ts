@@ -9,12 +9,17 @@ function installed(name: string): boolean {
   return query.status === 0 && query.stdout.includes('install ok installed');
 }
 
-/** Installs what is missing of `packages` with apt-get (no recommends); throws with the command when not root. */
-export function ensurePackages(packages: readonly string[]): void {
+/**
+ * Installs what is missing of `packages` with apt-get (no recommends); throws with the command when
+ * not root. `debconf`: answers to the packages' install questions (debconf-set-selections lines),
+ * given to debconf first when anything is to be installed.
+ */
+export function ensurePackages(packages: readonly string[], debconf = ''): void {
   const missing = packages.filter((name) => !installed(name));
   if (missing.length === 0) return;
   const command = ['apt-get', 'install', '-y', '--no-install-recommends', ...missing];
   if (process.getuid?.() !== 0) throw new Error(`These tests need ${missing.join(', ')}: run \`sudo ${command.join(' ')}\` once, then the tests again.`);
+  if (debconf) execFileSync('debconf-set-selections', [], { input: debconf, stdio: ['pipe', 'pipe', 'pipe'] });
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () => execFileSync(command[0]!, command.slice(1), { env, stdio: 'pipe', timeout: 600_000 });
   try {
