@@ -126,7 +126,7 @@ export async function askFrame<S extends z.ZodMiniType>(tab: TargetTab, frameId:
   const sent = browser.tabs.sendMessage(tab.id, request, { frameId }).catch((error: unknown) => {
     throw error instanceof Error && /Receiving end does not exist/i.test(error.message) ? new Undelivered() : error;
   });
-  const raw = await withTimeout(sent, timeoutMs, 'The page took too long to answer.');
+  const raw = await withTimeout(sent, timeoutMs, 'The page took too long to answer (busy, or held by a dialog box of its own).');
   // What no listener answered comes back undefined (webextension-polyfill makes Chrome do as Firefox does).
   if (raw === undefined) throw new Undelivered();
   const reply = parseContentReply(raw);

@@ -34,7 +34,11 @@ const NEXT_STEP: Partial<Record<string, { hint: string; given: RegExp }>> = {
   },
   NOT_VISIBLE: { hint: 'Open the menu, tab or section that holds it (or scroll to it), take a new snapshot, then try again.', given: /open the/i },
   VALIDATION_ERROR: { hint: 'Correct the parameters as described and call again; refs come from the latest snapshot.', given: /call again/i },
-  TIMEOUT: { hint: 'The page may still be busy: take a new snapshot to see where things stand before trying again.', given: /snapshot/i },
+  // A page's own alert() or confirm() box holds all of it, scripts included, until a person closes it.
+  TIMEOUT: {
+    hint: 'The page may still be busy, or showing a dialog box of its own (an alert or a confirmation) that only the user can close: take a new snapshot to see where things stand; if that times out too, ask the user to close any dialog box on the page.',
+    given: /snapshot/i,
+  },
 };
 
 function failureText(code: string, message: string): string {

@@ -51,3 +51,11 @@ describe('snapshots as the model reads them', () => {
     expect(resultText('snapshot', ok(snapshot))).toBe('Page: Shop (https://shop.example/)\n- button "Export all" [ref=e2]');
   });
 });
+
+describe('a page that stops answering', () => {
+  it('tells the model a dialog box of the page’s own may hold it, and that only the user can close it', () => {
+    const text = resultText('click', failed('TIMEOUT', 'click did not finish within 15 s.'));
+    expect(text).toContain('dialog box of its own (an alert or a confirmation)');
+    expect(text).toContain('ask the user to close any dialog box on the page');
+  });
+});
