@@ -152,6 +152,8 @@ for (const browserName of browsersUnderTest()) {
       // A block that is not rendered (a hidden <div> in a cell) does not break the row into lines.
       expect(text).toMatch(/\n\| \[link "delete" ref=e\d+\] \| Lise Meitner \| Berlin \|\n/);
       expect(text).not.toContain('DELETE FROM');
+      // The footer is read where it is drawn, below the rows, though the markup has it first.
+      expect(text).toMatch(/\| Lise Meitner \| Berlin \|\n- button "Save people" \[ref=e\d+\]\n/);
       const cityLine = text.split('\n').find((line) => line.startsWith('| City |'));
       expect(cityLine).toMatch(/^\| City \| \[textbox ref=e\d+ editable\] \|$/);
       await click(suite.jawad, findRef(noether!, 'link', 'edit')!);

@@ -404,7 +404,16 @@ function childrenToVisit(walk: Walk, element: Element): Element[] {
   } else {
     for (const child of Array.from(children)) if (child.nodeType === Node.ELEMENT_NODE) elements.push(child as Element);
   }
-  return listWindow(walk, element, elements);
+  return listWindow(walk, element, element.localName === 'table' ? inDrawnOrder(elements) : elements);
+}
+
+/**
+ * A table draws its footer below its body wherever the markup puts it (phpMyAdmin's forms write
+ * their Go button's `<tfoot>` first): read in the order a person sees, the footer comes last.
+ */
+function inDrawnOrder(parts: Element[]): Element[] {
+  const footers = parts.filter((part) => part.localName === 'tfoot' && getComputedStyle(part).display === 'table-footer-group');
+  return footers.length === 0 ? parts : [...parts.filter((part) => !footers.includes(part)), ...footers];
 }
 
 /**
