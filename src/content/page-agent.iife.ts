@@ -12,7 +12,7 @@ import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
 import { pause } from './actions/gestures';
-import { documentChanges, whenQuiet } from './quiet';
+import { documentChanges, pageAnswers, whenQuiet, whenReceived } from './quiet';
 import { settlesIn } from './snapshot/at-rest';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
@@ -89,7 +89,10 @@ const HANDLERS: Handlers = {
     clearHighlightsEverywhere();
     return capOutcome(await act(action, target, value, options, refs));
   },
-  SETTLE: async ({ quietMs, maxMs }) => ({ quiet: await whenQuiet(documentChanges(document), quietMs, maxMs) }),
+  async SETTLE({ quietMs, maxMs, received }) {
+    await whenReceived(pageAnswers(performance), received, maxMs);
+    return { quiet: await whenQuiet(documentChanges(document), quietMs, maxMs) };
+  },
   DESCRIBE: (payload, agent) => describeTarget(payload, (agent.refs ??= new RefRegistry()), agent.documentId),
   HIGHLIGHT: (payload, agent) => answerHighlight(payload, (agent.refs ??= new RefRegistry())),
 };

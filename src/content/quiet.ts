@@ -35,3 +35,45 @@ export function documentChanges(document: Document): ChangeWatch {
     return () => observer.disconnect();
   };
 }
+
+/** Tells whether the page has an answer for an address, and calls back as answers arrive until stopped. */
+export interface AnswerWatch {
+  has(url: string): boolean;
+  watch(onAnswer: (url: string) => void): () => void;
+}
+
+/**
+ * True once the page has the answers to all `urls`; false at maxMs. The browser reports a request
+ * answered a moment before the page's script gets it (a busy page, later still): until the page
+ * has it, a quiet page only means its script has not run yet.
+ */
+export function whenReceived(answers: AnswerWatch, urls: readonly string[], maxMs: number): Promise<boolean> {
+  const missing = new Set(urls.filter((url) => !answers.has(url)));
+  if (missing.size === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const finish = (received: boolean) => {
+      clearTimeout(limit);
+      stop();
+      resolve(received);
+    };
+    const limit = setTimeout(() => finish(false), maxMs);
+    const stop = answers.watch((url) => {
+      missing.delete(url);
+      if (missing.size === 0) finish(true);
+    });
+  });
+}
+
+/** The page's resource timeline: an entry per answer its requests got (it is the page's own, seen from any world). */
+export function pageAnswers(performance: Performance): AnswerWatch {
+  return {
+    has: (url) => performance.getEntriesByName(url, 'resource').length > 0,
+    watch(onAnswer) {
+      const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) onAnswer(entry.name);
+      });
+      observer.observe({ type: 'resource' });
+      return () => observer.disconnect();
+    },
+  };
+}

@@ -516,12 +516,14 @@ export const ContentRequest = z.discriminatedUnion('type', [
     clear: z._default(z.boolean(), false),
   })),
   /**
-   * Answers once the document holds still: no change for quietMs, or maxMs at most. Asked after
-   * the requests an action set off were answered, while the page's script shows what came back.
+   * Answers once the page has the answers to the requests an action set off (`received`) and the
+   * document then holds still: no change for quietMs. Each wait lasts maxMs at most.
    */
   message('SETTLE', z.object({
     quietMs: z.int().check(z.minimum(0), z.maximum(2_000)),
     maxMs: z.int().check(z.minimum(0), z.maximum(10_000)),
+    /** Addresses of the answered requests: the page has them once its resource timeline lists them. */
+    received: z._default(z.array(z.string().check(z.maxLength(CAPS.url))).check(z.maxLength(50)), []),
   })),
   message('ACT', z.object({
     action: z.enum(ACTIONS),

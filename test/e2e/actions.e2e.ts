@@ -210,7 +210,7 @@ for (const browserName of browsersUnderTest()) {
       expect(after).not.toContain('Loading…');
     });
 
-    it('answers a link to another page once the list that page loads by script is there', async () => {
+    it('reads a page a link or an address opened once the list that page loads by script is there', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
       const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
@@ -219,6 +219,13 @@ for (const browserName of browsersUnderTest()) {
       const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
       expect(after).toContain('Grace Hopper');
       expect(after).not.toContain('Loading…');
+
+      // The same page opened by address: read once its list came.
+      expect((await tool(jawad, 'open_url', { url: `${fixtures.url}/ajax-views.html` })).success).toBe(true);
+      expect((await tool(jawad, 'open_url', { url: `${fixtures.url}/ajax-customers.html` })).success).toBe(true);
+      const opened = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(opened).toContain('Grace Hopper');
+      expect(opened).not.toContain('Loading…');
     });
 
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {

@@ -1,12 +1,15 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
+import { watchActionRequests } from './request-watch';
 import { summarise, whenLoaded } from './tabs';
 import { defineTool, type ToolContext } from './tool';
 
 /** Runs a navigation on the current tab and waits for the page it leads to. */
 async function navigate(context: ToolContext, go: (tabId: number) => Promise<void>) {
   const tab = await contextTab(context);
+  // What the page loads by script as it opens, the tab's next tool call waits for.
+  watchActionRequests(tab.id, 0);
   const loaded = whenLoaded(tab.id!, context.signal);
   await go(tab.id!);
   return summarise(await loaded);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
+import { watchActionRequests } from './request-watch';
 import { summarise, WEB_URL, whenLoaded } from './tabs';
 import { defineTool } from './tool';
 
@@ -15,6 +16,8 @@ export const openUrl = defineTool({
   async run({ url }, context) {
     const { signal } = context;
     const tab = await contextTab(context);
+    // What the new page loads by script as it opens, the tab's next tool call waits for.
+    watchActionRequests(tab.id, 0);
     const loaded = whenLoaded(tab.id!, signal);
     await browser.tabs.update(tab.id!, { url });
     return summarise(await loaded);

@@ -6,14 +6,14 @@
  * The action waits for the requests the browser has reported by the time the page answered it
  * (Chromium reports them first). Firefox reports a request a few milliseconds after the page's
  * answer, so the watch goes on listening after the action and the tab's next tool call (a
- * snapshot, another action) waits for what it caught, giving a late report REQUEST_REPORT_LAG_MS
- * from the answer — nothing more for an action that started nothing when the next call comes
- * later than that (a model's answer takes far longer).
+ * snapshot, another action) waits for what it caught, giving a late report as long as reports
+ * lately took (at least REQUEST_REPORT_LAG_MS) from the answer — nothing more for an action that
+ * started nothing when the next call comes later than that (a model's answer takes far longer).
  * A click that opens another page is followed there: the requests the new page sends as it opens
  * (a navigation tree built by script) are part of what the click led to.
  */
 import browser, { type WebRequest } from 'webextension-polyfill';
-import { childRequestId, Settled } from '../../protocol';
+import { CAPS, childRequestId, Settled } from '../../protocol';
 import { REQUEST_REPORT_LAG_MS } from '../../platform';
 import { askPageAgent, type TargetTab } from '../page-scripts';
 import { PendingRequests } from './pending-requests';
@@ -24,6 +24,10 @@ const REQUESTS_MS = 5_000;
 const QUIET_MS = 100;
 /** The longest wait for the page to hold still after each round of answers (a spinner never does). */
 const QUIET_MAX_MS = 1_000;
+/** The longest wait for a report that may still come (a browser under heavy load). */
+const MAX_REPORT_WAIT_MS = 250;
+/** The most answered addresses the page is asked to have at once (SETTLE takes 50). */
+const MAX_RECEIVED = 50;
 /** A tab not touched again this long after its action stops being watched. */
 const WATCH_MS = 30_000;
 
@@ -35,11 +39,23 @@ const pause = (ms: number, signal: AbortSignal) =>
 
 interface ActionRequests {
   requests: PendingRequests;
+  /** Addresses of the acting frame's requests answered since the page was last asked to settle. */
+  received: string[];
   /** When the page answered the action (0 until then). */
   answeredAt: number;
   /** The frame that acted: asked to hold still once the answers came. */
   frameId: number;
   stop(): void;
+}
+
+/**
+ * How late the browser has lately reported a request to Jawad, ms: a report still to come may take
+ * as long. It rises with the machine's load and decays back to the platform's figure.
+ */
+let reportLag = REQUEST_REPORT_LAG_MS;
+
+function noteReportLag(observed: number): void {
+  reportLag = Math.min(MAX_REPORT_WAIT_MS, Math.max(REQUEST_REPORT_LAG_MS, Math.round(observed), Math.round(reportLag * 0.9)));
 }
 
 /** Each tab's last action's watch, until the tab's next tool call waits it out. */
@@ -49,24 +65,41 @@ const watches = new Map<number, ActionRequests>();
 export function watchActionRequests(tabId: number, frameId: number): void {
   watches.get(tabId)?.stop();
   const requests = new PendingRequests();
+  const received: string[] = [];
+  // The address each of the acting frame's requests was made for, which names its entry in the
+  // page's resource timeline (a redirect's later address would not).
+  const asked = new Map<string, string>();
   const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], tabId, types: ['xmlhttprequest'] };
-  const onStart = (details: { requestId: string }) => requests.started(details.requestId);
-  const onEnd = (details: { requestId: string }) => requests.ended(details.requestId);
-  browser.webRequest.onBeforeRequest.addListener(onStart, filter);
-  browser.webRequest.onCompleted.addListener(onEnd, filter);
-  browser.webRequest.onErrorOccurred.addListener(onEnd, filter);
+  const onStart = (details: { requestId: string; url: string; frameId: number; timeStamp: number }) => {
+    noteReportLag(Date.now() - details.timeStamp);
+    if (details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, details.url);
+    requests.started(details.requestId);
+  };
+  const onAnswer = (details: { requestId: string }) => {
+    const url = asked.get(details.requestId);
+    if (url !== undefined && received.length < MAX_RECEIVED) received.push(url);
+    onEnd(details);
+  };
+  const onEnd = (details: { requestId: string }) => {
+    asked.delete(details.requestId);
+    requests.ended(details.requestId);
+  };
   const watch: ActionRequests = {
     requests,
+    received,
     answeredAt: 0,
     frameId,
     stop() {
       clearTimeout(expiry);
       browser.webRequest.onBeforeRequest.removeListener(onStart);
-      browser.webRequest.onCompleted.removeListener(onEnd);
+      browser.webRequest.onCompleted.removeListener(onAnswer);
       browser.webRequest.onErrorOccurred.removeListener(onEnd);
       if (watches.get(tabId) === watch) watches.delete(tabId);
     },
   };
+  browser.webRequest.onBeforeRequest.addListener(onStart, filter);
+  browser.webRequest.onCompleted.addListener(onAnswer, filter);
+  browser.webRequest.onErrorOccurred.addListener(onEnd, filter);
   const expiry = setTimeout(() => watch.stop(), WATCH_MS);
   watches.set(tabId, watch);
 }
@@ -87,7 +120,7 @@ export async function settleActionRequests(tab: TargetTab, requestId: string, si
   if (!done) watch.answeredAt = Date.now();
   try {
     // The tab's next call gives a request reported late (Firefox) the moment it may take.
-    const lag = watch.answeredAt + REQUEST_REPORT_LAG_MS - Date.now();
+    const lag = watch.answeredAt + reportLag - Date.now();
     if (done && watch.requests.freshCount === 0 && lag > 0) await pause(lag, signal);
     return await waitOut(watch, tab, requestId, signal);
   } finally {
@@ -96,17 +129,22 @@ export async function settleActionRequests(tab: TargetTab, requestId: string, si
   }
 }
 
-async function waitOut({ requests, frameId }: ActionRequests, tab: TargetTab, requestId: string, signal: AbortSignal): Promise<number> {
+async function waitOut({ requests, received, frameId }: ActionRequests, tab: TargetTab, requestId: string, signal: AbortSignal): Promise<number> {
   if (requests.freshCount === 0) return 0;
   const deadline = Date.now() + REQUESTS_MS;
   // An answer's script may send more requests (a view, then its navigation tree): until none is left.
   while (!signal.aborted && (await requests.idle(deadline - Date.now(), signal))) {
     const maxMs = Math.min(QUIET_MAX_MS, Math.max(0, deadline - Date.now()));
-    const request = { type: 'SETTLE' as const, requestId: childRequestId(requestId, 'settle'), payload: { quietMs: QUIET_MS, maxMs } };
+    const payload = { quietMs: QUIET_MS, maxMs, received: received.splice(0) };
+    const request = { type: 'SETTLE' as const, requestId: childRequestId(requestId, 'settle'), payload };
     // After a navigation the frame holds a new document, given an agent to watch it; a frame that
     // went away has nothing left to show.
     await askPageAgent(tab, frameId, request, Settled).catch(() => undefined);
-    if (requests.pendingCount === 0 || Date.now() >= deadline) break;
+    if (Date.now() >= deadline) break;
+    // The answer's script may have sent another request (a view, then its counts) that the
+    // browser has yet to report.
+    if (requests.pendingCount === 0) await pause(reportLag, signal);
+    if (requests.pendingCount === 0) break;
   }
   return requests.settled();
 }

@@ -189,9 +189,8 @@ function fillEditor(host: HTMLElement, text: string): void {
   host.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
 }
 
-/** Select all, as the platform spells it: what an editor with a model of its own hears. */
-const SELECT_ALL: Modifiers = /^Mac/.test(navigator.platform) ? { ...NO_MODIFIERS, metaKey: true } : { ...NO_MODIFIERS, ctrlKey: true };
-const TO_END: Modifiers = SELECT_ALL;
+/** The modifier of editing commands (select all, to the end) as the platform spells it: ⌘ on a Mac, else Ctrl. */
+const commandKey = (): Modifiers => (/^Mac/.test(navigator.platform) ? { ...NO_MODIFIERS, metaKey: true } : { ...NO_MODIFIERS, ctrlKey: true });
 
 /**
  * A code editor typed into through a field nobody sees (CodeMirror 5, Ace; typedThrough): the box
@@ -203,8 +202,8 @@ async function editThrough(box: Element, field: HTMLTextAreaElement, label: stri
   await prepare(box, label);
   refuseUneditable(field, label);
   field.focus({ preventScroll: true });
-  if (replace) tapKey(field, 'a', SELECT_ALL);
-  else tapKey(field, 'End', TO_END);
+  if (replace) tapKey(field, 'a', commandKey());
+  else tapKey(field, 'End', commandKey());
   await afterFrameworks();
   if (text) edit(field, 'insertText', text.replace(/\r\n?/g, '\n'));
   else if (replace) edit(field, 'deleteContentBackward');
