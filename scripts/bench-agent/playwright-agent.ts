@@ -4,7 +4,7 @@
  * (`page.ariaSnapshot({ mode: 'ai' })`, what Playwright MCP gives agents) and every action is done
  * by Playwright on its `aria-ref` locators — a minimal Playwright-MCP-style loop in Node.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import type { RecordedRequest, Reply, Responder } from '../../test/support/provider-server';
 
 export interface BaselineOutcome {
@@ -35,6 +35,49 @@ async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load', { timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
 }
 
+/** As long as Jawad waits for the requests an action set off (src/background/tools/request-watch.ts). */
+const REQUESTS_MS = 5_000;
+/** Time for the page's script to show what came back, once the answers are in. */
+const AFTER_ANSWERS_MS = 500;
+
+/**
+ * Runs an action and waits, as Playwright MCP's tools do, for the requests it set off (XHR,
+ * fetch) to finish, then a moment for the page to show them: without it, an app that loads its
+ * views by script (phpMyAdmin) would be read at "Loading…", which is the harness's fault, not the
+ * snapshot's.
+ */
+async function withRequests<T>(page: Page, action: () => Promise<T>): Promise<T> {
+  const pending = new Set<Request>();
+  let seen = false;
+  let idle: () => void = () => undefined;
+  const onRequest = (request: Request) => {
+    if (request.resourceType() !== 'fetch' && request.resourceType() !== 'xhr') return;
+    pending.add(request);
+    seen = true;
+  };
+  const onDone = (request: Request) => {
+    if (pending.delete(request) && pending.size === 0) idle();
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  try {
+    const result = await action();
+    if (pending.size > 0) {
+      await new Promise<void>((done) => {
+        idle = done;
+        setTimeout(done, REQUESTS_MS);
+      });
+    }
+    if (seen) await page.waitForTimeout(AFTER_ANSWERS_MS);
+    return result;
+  } finally {
+    page.off('request', onRequest);
+    page.off('requestfinished', onDone);
+    page.off('requestfailed', onDone);
+  }
+}
+
 /** One tool call on the page; the text the model reads back. */
 async function runTool(page: Page, call: Call): Promise<string> {
   const args = JSON.parse(call.arguments || '{}') as Record<string, string>;
@@ -45,21 +88,21 @@ async function runTool(page: Page, call: Call): Promise<string> {
     case 'read_page':
       return page.locator('body').innerText();
     case 'click':
-      await target().click({ timeout: ACTION_TIMEOUT_MS });
+      await withRequests(page, () => target().click({ timeout: ACTION_TIMEOUT_MS }));
       await settle(page);
       return `Clicked ${args.ref}; now at ${page.url()}`;
     case 'fill':
       await target().fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
       return `Filled ${args.ref}`;
     case 'select_option':
-      await target().selectOption({ label: args.option ?? '' }, { timeout: ACTION_TIMEOUT_MS });
+      await withRequests(page, () => target().selectOption({ label: args.option ?? '' }, { timeout: ACTION_TIMEOUT_MS }));
       await settle(page);
       return `Selected ${args.option}`;
     case 'check':
       await target().check({ timeout: ACTION_TIMEOUT_MS });
       return `Checked ${args.ref}`;
     case 'press_key':
-      await target().press(args.keys ?? '', { timeout: ACTION_TIMEOUT_MS });
+      await withRequests(page, () => target().press(args.keys ?? '', { timeout: ACTION_TIMEOUT_MS }));
       await settle(page);
       return `Pressed ${args.keys}; now at ${page.url()}`;
     case 'open_url':

@@ -45,6 +45,9 @@ interface ActionRequests {
   answeredAt: number;
   /** The frame that acted: asked to hold still once the answers came. */
   frameId: number;
+  started(details: RequestDetails): void;
+  /** `answered`: it completed (else it failed or was cancelled). */
+  ended(details: RequestDetails, answered: boolean): void;
   stop(): void;
 }
 
@@ -61,6 +64,44 @@ function noteReportLag(observed: number): void {
 /** Each tab's last action's watch, until the tab's next tool call waits it out. */
 const watches = new Map<number, ActionRequests>();
 
+type RequestDetails = { requestId: string; tabId: number; url: string; frameId: number; timeStamp: number };
+
+/**
+ * One set of webRequest listeners for every watch, kept while an agent acts and removed once no
+ * tab has been watched for LISTEN_IDLE_MS: adding and removing listeners per action costs Firefox a
+ * round trip to its parent process each, and listeners kept for good would wake the background for
+ * every request of every tab.
+ */
+const LISTEN_IDLE_MS = 60_000;
+let listening = false;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+const onStart = (details: RequestDetails) => watches.get(details.tabId)?.started(details);
+const onAnswer = (details: RequestDetails) => watches.get(details.tabId)?.ended(details, true);
+const onFail = (details: RequestDetails) => watches.get(details.tabId)?.ended(details, false);
+
+function listen(): void {
+  clearTimeout(idleTimer);
+  if (listening) return;
+  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['xmlhttprequest'] };
+  browser.webRequest.onBeforeRequest.addListener(onStart, filter);
+  browser.webRequest.onCompleted.addListener(onAnswer, filter);
+  browser.webRequest.onErrorOccurred.addListener(onFail, filter);
+  listening = true;
+}
+
+function stopListeningWhenIdle(): void {
+  if (watches.size > 0 || !listening) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    if (watches.size > 0) return;
+    browser.webRequest.onBeforeRequest.removeListener(onStart);
+    browser.webRequest.onCompleted.removeListener(onAnswer);
+    browser.webRequest.onErrorOccurred.removeListener(onFail);
+    listening = false;
+  }, LISTEN_IDLE_MS);
+}
+
 /** Starts following the requests an action on this tab sets off. */
 export function watchActionRequests(tabId: number, frameId: number): void {
   watches.get(tabId)?.stop();
@@ -69,44 +110,52 @@ export function watchActionRequests(tabId: number, frameId: number): void {
   // The address each of the acting frame's requests was made for, which names its entry in the
   // page's resource timeline (a redirect's later address would not).
   const asked = new Map<string, string>();
-  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], tabId, types: ['xmlhttprequest'] };
-  const onStart = (details: { requestId: string; url: string; frameId: number; timeStamp: number }) => {
-    noteReportLag(Date.now() - details.timeStamp);
-    if (details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, details.url);
-    requests.started(details.requestId);
-  };
-  const onAnswer = (details: { requestId: string }) => {
-    const url = asked.get(details.requestId);
-    if (url !== undefined && received.length < MAX_RECEIVED) received.push(url);
-    onEnd(details);
-  };
-  const onEnd = (details: { requestId: string }) => {
-    asked.delete(details.requestId);
-    requests.ended(details.requestId);
-  };
   const watch: ActionRequests = {
     requests,
     received,
     answeredAt: 0,
     frameId,
+    started(details) {
+      noteReportLag(Date.now() - details.timeStamp);
+      if (details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, details.url);
+      requests.started(details.requestId);
+    },
+    ended(details, answered) {
+      const url = asked.get(details.requestId);
+      if (answered && url !== undefined && received.length < MAX_RECEIVED) received.push(url);
+      asked.delete(details.requestId);
+      requests.ended(details.requestId);
+    },
     stop() {
       clearTimeout(expiry);
-      browser.webRequest.onBeforeRequest.removeListener(onStart);
-      browser.webRequest.onCompleted.removeListener(onAnswer);
-      browser.webRequest.onErrorOccurred.removeListener(onEnd);
       if (watches.get(tabId) === watch) watches.delete(tabId);
+      stopListeningWhenIdle();
     },
   };
-  browser.webRequest.onBeforeRequest.addListener(onStart, filter);
-  browser.webRequest.onCompleted.addListener(onAnswer, filter);
-  browser.webRequest.onErrorOccurred.addListener(onEnd, filter);
   const expiry = setTimeout(() => watch.stop(), WATCH_MS);
   watches.set(tabId, watch);
+  listen();
 }
 
 /** The action failed: nothing it set off is waited for. */
 export function forgetActionRequests(tabId: number): void {
   watches.get(tabId)?.stop();
+}
+
+/**
+ * How long (ms) a request the tab's last action started may still be reported: 0 when none can
+ * be (no action, one already reported, or the time passed). A read may be made meanwhile, and kept
+ * unless one is reported.
+ */
+export function reportMayStillCome(tabId: number): number {
+  const watch = watches.get(tabId);
+  if (!watch || watch.answeredAt === 0 || watch.requests.freshCount > 0) return 0;
+  return Math.max(0, watch.answeredAt + reportLag - Date.now());
+}
+
+/** Whether the tab's last action is known to have started requests not yet waited for. */
+export function hasFreshRequests(tabId: number): boolean {
+  return (watches.get(tabId)?.requests.freshCount ?? 0) > 0;
 }
 
 /**
