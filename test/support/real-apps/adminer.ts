@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { startPhpServer } from './php-server';
+import { SHOP_ROWS } from './shop';
 
 const ADMINER = '/usr/share/adminer';
 export const ADMINER_PASSWORD = 'Jawad-test-pass-2';
@@ -25,15 +26,7 @@ export interface Adminer extends RealApp {
 const SHOP = `
 CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT, city TEXT);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total REAL, status TEXT);
-INSERT INTO customers (name, email, city) VALUES
-  ('Ada Lovelace', 'ada@example.com', 'London'),
-  ('Alan Turing', 'alan@example.com', 'Manchester'),
-  ('Emmy Noether', 'emmy@example.com', 'Berlin'),
-  ('Kurt Gödel', 'kurt@example.com', 'Vienna'),
-  ('Lise Meitner', 'lise@example.com', 'Berlin');
-INSERT INTO orders (customer_id, total, status) VALUES
-  (1, 120.5, 'open'), (2, 80, 'shipped'), (3, 42.25, 'open'), (1, 310, 'cancelled'), (4, 19.99, 'open'), (5, 250, 'shipped');
-`;
+${SHOP_ROWS}`;
 
 const index = (passwordHash: string) => `<?php
 function adminer_object() {

@@ -57,3 +57,25 @@ export async function startPhpServer(docroot: string, router: string, probePath:
       }),
   };
 }
+
+/**
+ * A router for `php -S` in front of an application whose front controller is `index.php` (WordPress,
+ * phpMyAdmin): a file that is not PHP is served as it is, a folder by its `index.php`, a PHP file by
+ * running it where it lies, anything else by the root's `index.php`. `prelude`: PHP statements run
+ * first on every request (marking it as this run's).
+ */
+export function frontControllerRouter(root: string, prelude: string): string {
+  return `<?php
+${prelude}
+$path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
+$file = '${root}' . $path;
+if (is_dir($file)) $file = rtrim($file, '/') . '/index.php';
+if (is_file($file) && !str_ends_with($file, '.php')) return false;
+$script = is_file($file) ? $file : '${root}/index.php';
+$_SERVER['SCRIPT_NAME'] = substr($script, strlen('${root}'));
+$_SERVER['SCRIPT_FILENAME'] = $script;
+$_SERVER['PHP_SELF'] = $_SERVER['SCRIPT_NAME'];
+chdir(dirname($script));
+require $script;
+`;
+}

@@ -17,7 +17,8 @@ import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { freePort } from '../ports';
 import { startMariaDb } from './mariadb';
-import { startPhpServer } from './php-server';
+import { frontControllerRouter, startPhpServer } from './php-server';
+import { SHOP_ROWS } from './shop';
 
 const PHPMYADMIN = '/usr/share/phpmyadmin';
 const CONF_D = '/etc/phpmyadmin/conf.d';
@@ -29,37 +30,16 @@ export interface PhpMyAdmin extends RealApp {
   query(sql: string): Array<Record<string, string>>;
 }
 
-/** The Adminer rig's shop (adminer.ts), in MariaDB's words. */
+/** The shop's tables (shop.ts) in MariaDB's words, then its rows. */
 const SHOP = `
 SET NAMES utf8mb4;
 ALTER DATABASE shop CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
 CREATE TABLE customers (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(100), city VARCHAR(100)) ENGINE=InnoDB;
 CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, customer_id INT, total DECIMAL(10,2), status VARCHAR(20), FOREIGN KEY (customer_id) REFERENCES customers(id)) ENGINE=InnoDB;
-INSERT INTO customers (name, email, city) VALUES
-  ('Ada Lovelace', 'ada@example.com', 'London'),
-  ('Alan Turing', 'alan@example.com', 'Manchester'),
-  ('Emmy Noether', 'emmy@example.com', 'Berlin'),
-  ('Kurt Gödel', 'kurt@example.com', 'Vienna'),
-  ('Lise Meitner', 'lise@example.com', 'Berlin');
-INSERT INTO orders (customer_id, total, status) VALUES
-  (1, 120.5, 'open'), (2, 80, 'shipped'), (3, 42.25, 'open'), (1, 310, 'cancelled'), (4, 19.99, 'open'), (5, 250, 'shipped');
-`;
+${SHOP_ROWS}`;
 
 /** Every request through phpMyAdmin's entry points, marked as this run's and with its own sessions. */
-const router = (mark: string, sessions: string) => `<?php
-$_SERVER['JAWAD_PMA_TEST'] = '${mark}';
-ini_set('session.save_path', '${sessions}');
-$path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
-$file = '${PHPMYADMIN}' . $path;
-if (is_dir($file)) $file = rtrim($file, '/') . '/index.php';
-if (is_file($file) && !str_ends_with($file, '.php')) return false;
-$script = is_file($file) ? $file : '${PHPMYADMIN}/index.php';
-$_SERVER['SCRIPT_NAME'] = substr($script, strlen('${PHPMYADMIN}'));
-$_SERVER['SCRIPT_FILENAME'] = $script;
-$_SERVER['PHP_SELF'] = $_SERVER['SCRIPT_NAME'];
-chdir(dirname($script));
-require $script;
-`;
+const router = (mark: string, sessions: string) => frontControllerRouter(PHPMYADMIN, `$_SERVER['JAWAD_PMA_TEST'] = '${mark}';\nini_set('session.save_path', '${sessions}');`);
 
 /** The conf.d snippet: this run's server only, nothing that calls outside the machine. */
 const snippet = (mark: string, socket: string, temp: string, secret: string) => `<?php

@@ -13,7 +13,7 @@ import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { freePort } from '../ports';
 import { startMariaDb } from './mariadb';
-import { startPhpServer } from './php-server';
+import { frontControllerRouter, startPhpServer } from './php-server';
 
 const WORDPRESS = '/usr/share/wordpress';
 export const WP_ADMIN = { user: 'editor', password: 'Jawad-test-pass-3', email: 'editor@example.com' };
@@ -24,19 +24,7 @@ export interface WordPress extends RealApp {
 }
 
 /** Every request through WordPress's entry points, with this site's configuration. */
-const router = (configName: string) => `<?php
-$_SERVER['WORDPRESS_CONFIG'] = '${configName}';
-$path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
-$file = '${WORDPRESS}' . $path;
-if (is_dir($file)) $file = rtrim($file, '/') . '/index.php';
-if (is_file($file) && !str_ends_with($file, '.php')) return false;
-$script = is_file($file) ? $file : '${WORDPRESS}/index.php';
-$_SERVER['SCRIPT_NAME'] = substr($script, strlen('${WORDPRESS}'));
-$_SERVER['SCRIPT_FILENAME'] = $script;
-$_SERVER['PHP_SELF'] = $_SERVER['SCRIPT_NAME'];
-chdir(dirname($script));
-require $script;
-`;
+const router = (configName: string) => frontControllerRouter(WORDPRESS, `$_SERVER['WORDPRESS_CONFIG'] = '${configName}';`);
 
 const config = (socket: string, url: string) => `<?php
 define('DB_NAME', 'wordpress');
