@@ -144,18 +144,31 @@ export function forgetActionRequests(tabId: number): void {
 
 /**
  * How long (ms) a request the tab's last action started may still be reported: 0 when none can
- * be (no action, one already reported, or the time passed). A read may be made meanwhile, and kept
- * unless one is reported.
+ * be (no action, one already reported, or the time passed).
  */
-export function reportMayStillCome(tabId: number): number {
-  const watch = watches.get(tabId);
+function reportMayStillCome(watch: ActionRequests | undefined): number {
   if (!watch || watch.answeredAt === 0 || watch.requests.freshCount > 0) return 0;
   return Math.max(0, watch.answeredAt + reportLag - Date.now());
 }
 
-/** Whether the tab's last action is known to have started requests not yet waited for. */
-export function hasFreshRequests(tabId: number): boolean {
-  return (watches.get(tabId)?.requests.freshCount ?? 0) > 0;
+/**
+ * Reads the tab (`read`) once what its last action set off has come; `unanswered` requests of it
+ * were still pending when the wait ended. Right after an action, Firefox may still report a
+ * request it started: the page is read meanwhile, and the read kept unless one is reported (then
+ * the page is read again once it settles).
+ */
+export async function readAfterLastAction<T>(tab: TargetTab, requestId: string, signal: AbortSignal, read: () => Promise<T>): Promise<{ value: T; unanswered: number }> {
+  const watch = watches.get(tab.id);
+  const lateReport = reportMayStillCome(watch);
+  if (watch && lateReport > 0) {
+    const [early] = await Promise.all([read(), pause(lateReport, signal)]);
+    if (watch.requests.freshCount === 0) {
+      watch.stop();
+      return { value: early, unanswered: 0 };
+    }
+  }
+  const unanswered = await settleActionRequests(tab, requestId, signal, true);
+  return { value: await read(), unanswered };
 }
 
 /**

@@ -2,10 +2,8 @@ import * as z from 'zod/mini';
 import { childRequestId, FrameClaims, framePrefix, PageSnapshot, type ContentRequest } from '../../protocol';
 import { askFrame, askFrameOrSkip, askPageAgent, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
-import { hasFreshRequests, reportMayStillCome, settleActionRequests } from './request-watch';
+import { readAfterLastAction } from './request-watch';
 import { defineTool } from './tool';
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A frame's claim travels by postMessage and can land after the background asks: ask again a few times. */
 const CLAIM_RETRIES = 6;
@@ -118,18 +116,7 @@ export const snapshot = defineTool({
   effects: {},
   async run(params, context) {
     const tab = await contextTab(context);
-    // Right after an action, Firefox may still report a request it started: the page is walked
-    // meanwhile, and the walk kept unless one is reported (then the page is read once it settles).
-    const lateReport = reportMayStillCome(tab.id);
-    if (lateReport > 0) {
-      const [early] = await Promise.all([snapshotOf(tab, params, context.requestId), pause(lateReport)]);
-      if (!hasFreshRequests(tab.id)) {
-        await settleActionRequests(tab, context.requestId, context.signal, true);
-        return early;
-      }
-    }
-    const unanswered = await settleActionRequests(tab, context.requestId, context.signal, true);
-    const snapshot = await snapshotOf(tab, params, context.requestId);
+    const { value: snapshot, unanswered } = await readAfterLastAction(tab, context.requestId, context.signal, () => snapshotOf(tab, params, context.requestId));
     return unanswered > 0 ? { ...snapshot, unansweredRequests: unanswered } : snapshot;
   },
 });

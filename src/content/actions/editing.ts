@@ -170,6 +170,15 @@ export async function typeText(element: Element, label: string, text: string): P
 }
 
 /**
+ * The key-up a typist's last key of `text` gives (Backspace for no text): editors that copy their
+ * content into a hidden form field on key events (Adminer's SQL editor) otherwise send the old text.
+ */
+function lastKeyUp(target: Element, text: string): void {
+  const last = [...text].at(-1);
+  target.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
+}
+
+/**
  * Replaces an editor's whole content: select it all, then insert the text line by line (Enter
  * between lines). It ends with the key-up a typist's last key gives: editors that copy their
  * content into a hidden form field on key events (Adminer's SQL editor) otherwise submit the old text.
@@ -185,8 +194,7 @@ function fillEditor(host: HTMLElement, text: string): void {
       if (line) edit(host, 'insertText', line);
     });
   }
-  const last = [...text].at(-1);
-  host.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
+  lastKeyUp(host, text);
 }
 
 /** The modifier of editing commands (select all, to the end) as the platform spells it: ⌘ on a Mac, else Ctrl. */
@@ -207,8 +215,7 @@ async function editThrough(box: Element, field: HTMLTextAreaElement, label: stri
   await afterFrameworks();
   if (text) edit(field, 'insertText', text.replace(/\r\n?/g, '\n'));
   else if (replace) edit(field, 'deleteContentBackward');
-  const last = [...text].at(-1);
-  field.dispatchEvent(keyboardEvent('keyup', last === undefined ? 'Backspace' : last === '\n' ? 'Enter' : last, NO_MODIFIERS));
+  lastKeyUp(field, text);
   await afterFrameworks();
   // What the editor shows, as the snapshot reads it: its text, not its line numbers.
   return { value: visibleContent(box, undefined) };

@@ -130,7 +130,7 @@ const KEY_CODES: Record<string, number> = {
 };
 
 /** `keyCode` of a key event: the named key's, a letter's capital or a digit's character code, else 0. */
-export function legacyKeyCode(key: string): number {
+function legacyKeyCode(key: string): number {
   if (KEY_CODES[key] !== undefined) return KEY_CODES[key];
   return /^[a-z0-9]$/i.test(key) ? key.toUpperCase().charCodeAt(0) : 0;
 }
