@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
-import { watchActionRequests } from './request-watch';
+import { navigationLoaded, watchActionRequests } from './request-watch';
 import { summarise, whenLoaded } from './tabs';
 import { defineTool, type ToolContext } from './tool';
 
@@ -12,7 +12,9 @@ async function navigate(context: ToolContext, go: (tabId: number) => Promise<voi
   watchActionRequests(tab.id, 0);
   const loaded = whenLoaded(tab.id!, context.signal);
   await go(tab.id!);
-  return summarise(await loaded);
+  const page = await loaded;
+  navigationLoaded(tab.id);
+  return summarise(page);
 }
 
 export const goBack = defineTool({

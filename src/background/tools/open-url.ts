@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
-import { watchActionRequests } from './request-watch';
+import { navigationLoaded, watchActionRequests } from './request-watch';
 import { summarise, WEB_URL, whenLoaded } from './tabs';
 import { defineTool } from './tool';
 
@@ -20,6 +20,8 @@ export const openUrl = defineTool({
     watchActionRequests(tab.id, 0);
     const loaded = whenLoaded(tab.id!, signal);
     await browser.tabs.update(tab.id!, { url });
-    return summarise(await loaded);
+    const page = await loaded;
+    navigationLoaded(tab.id);
+    return summarise(page);
   },
 });

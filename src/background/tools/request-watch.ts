@@ -137,6 +137,15 @@ export function watchActionRequests(tabId: number, frameId: number): void {
   listen();
 }
 
+/**
+ * The navigation the watch follows has loaded: from now on a request it started that Firefox has
+ * yet to report is given as long as reports lately took, as after a click's answer.
+ */
+export function navigationLoaded(tabId: number): void {
+  const watch = watches.get(tabId);
+  if (watch) watch.answeredAt = Date.now();
+}
+
 /** The action failed: nothing it set off is waited for. */
 export function forgetActionRequests(tabId: number): void {
   watches.get(tabId)?.stop();
