@@ -250,60 +250,71 @@ export async function act(action: Action, target: Target, value: string | undefi
   }
 }
 
+/** What an action handler is given: the resolved target, the text to fill, type, press or select, and the extra choices. */
+interface ActCall {
+  resolved: Resolved;
+  value: string;
+  options: ActOptions;
+  refs: RefRegistry;
+}
+
+/** Runs a click-like gesture, noting whether the browser will now leave the document. */
+async function gesture(call: ActCall, action: 'click' | 'dblclick', run: (target: Element) => void): Promise<ActionOutcome> {
+  const { element, label } = call.resolved;
+  const target = await prepare(element, label);
+  if (action === 'click') call.refs.noteClicked(element);
+  const leaving = watchLeaving();
+  run(target);
+  const navigates = leaving();
+  if (action === 'click') await afterFrameworks();
+  return { action, target: label, ...leavingMark(navigates) };
+}
+
+async function pressWatchingLeave(call: ActCall): Promise<ActionOutcome> {
+  const leaving = watchLeaving();
+  let navigates = false;
+  try {
+    const pressed = await press(call.resolved, call.value);
+    navigates = leaving();
+    return { ...pressed, ...leavingMark(navigates) };
+  } finally {
+    if (!navigates) leaving();
+  }
+}
+
+/** One handler per action, exhaustive by type: a new action without its handler does not compile. */
+const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promise<ActionOutcome> } = {
+  click: (call) => gesture(call, 'click', pointerSequence),
+  dblclick: (call) =>
+    gesture(call, 'dblclick', (target) => {
+      pointerSequence(target);
+      pointerSequence(target);
+      target.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, view: window, detail: 2 }));
+    }),
+  hover: async ({ resolved: { element, label } }) => {
+    hover(await prepare(element, label));
+    return { action: 'hover', target: label };
+  },
+  focus: ({ resolved: { element, label } }) => {
+    (element as HTMLElement).focus?.();
+    return { action: 'focus', target: label, result: { focused: deepActiveElement() === element } };
+  },
+  fill: ({ resolved: { element, label }, value }) => fill(element, label, value),
+  type: ({ resolved: { element, label }, value }) => type(element, label, value),
+  press: pressWatchingLeave,
+  select: ({ resolved: { element, label }, value }) => selectOption(element, label, value),
+  check: ({ resolved: { element, label } }) => setChecked(element, label, true),
+  uncheck: ({ resolved: { element, label } }) => setChecked(element, label, false),
+  scroll: ({ resolved, options }) => scroll(resolved, options),
+  get: ({ resolved, options }) => ({ action: 'get', target: resolved.label, result: read(resolved, options) }),
+  is: ({ resolved: { element, label }, options }) => ({ action: 'is', target: label, result: test(element, options.what) }),
+};
+
+/** Actions that mean something without an element: a key to whatever has focus, scrolling or reading the page. */
+const PAGE_ACTIONS: ReadonlySet<Action> = new Set(['press', 'scroll', 'get']);
+
 async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
-  const { element, label, isPage } = resolved;
-  const needsElement = !['press', 'scroll', 'get'].includes(action);
-  if (isPage && needsElement) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
-  switch (action) {
-    case 'click': {
-      const clicked = await prepare(element, label);
-      refs.noteClicked(element);
-      const leaving = watchLeaving();
-      pointerSequence(clicked);
-      const navigates = leaving();
-      await afterFrameworks();
-      return { action, target: label, ...leavingMark(navigates) };
-    }
-    case 'dblclick': {
-      const clicked = await prepare(element, label);
-      const leaving = watchLeaving();
-      pointerSequence(clicked);
-      pointerSequence(clicked);
-      clicked.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, view: window, detail: 2 }));
-      return { action, target: label, ...leavingMark(leaving()) };
-    }
-    case 'hover':
-      hover(await prepare(element, label));
-      return { action, target: label };
-    case 'focus':
-      (element as HTMLElement).focus?.();
-      return { action, target: label, result: { focused: deepActiveElement() === element } };
-    case 'fill':
-      return fill(element, label, value ?? '');
-    case 'type':
-      return type(element, label, value ?? '');
-    case 'press': {
-      const leaving = watchLeaving();
-      let navigates = false;
-      try {
-        const pressed = await press(resolved, value ?? '');
-        navigates = leaving();
-        return { ...pressed, ...leavingMark(navigates) };
-      } finally {
-        if (!navigates) leaving();
-      }
-    }
-    case 'select':
-      return selectOption(element, label, value ?? '');
-    case 'check':
-    case 'uncheck':
-      return setChecked(element, label, action === 'check');
-    case 'scroll':
-      return scroll(resolved, options);
-    case 'get':
-      return { action, target: label, result: read(resolved, options) };
-    case 'is':
-      return { action, target: label, result: test(element, options.what) };
-  }
+  if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
+  return ACTION_HANDLERS[action]({ resolved, value: value ?? '', options, refs });
 }
