@@ -8,7 +8,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { findRef } from '../support/scripted-model';
+import { findRef, tableRows } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
@@ -161,6 +161,32 @@ for (const browserName of browsersUnderTest()) {
       const field = findRef(cityLine!, 'textbox', '')!;
       expect((await runTool(suite.jawad, 'fill', { ref: field, text: 'Paris' })).success).toBe(true);
       expect(await page.$eval('[data-testid=city-field]', (el) => (el as HTMLInputElement).value)).toBe('Paris');
+    });
+
+    it('keeps a results table’s columns: a header spanning the row actions, an empty drag handle in it, a one-column result', async () => {
+      await open();
+      const text = await snapshotText(suite.jawad);
+      const rows = tableRows(text);
+      const header = rows.find((cells) => cells.some((cell) => /link "city"/.test(cell)));
+      const kurt = rows.find((cells) => cells.includes('Kurt Gödel'));
+      expect(header, text).toBeDefined();
+      expect(header![0]).toMatch(/^\[link "Full texts" ref=e\d+\]$/);
+      // Each value sits under its column's header cell, the actions under the cell that spans them.
+      expect(header!.findIndex((cell) => /link "city"/.test(cell))).toBe(kurt!.indexOf('Vienna'));
+      expect(header!.findIndex((cell) => /link "name"/.test(cell))).toBe(kurt!.indexOf('Kurt Gödel'));
+      expect(text).toContain('\n| COUNT(*) |\n| 6 |\n');
+    });
+
+    it('names each copy of a pager printed above and below a table by its own label, though both copies share an id', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      const pagers = text.split('\n').filter((line) => line.includes('Number of rows:'));
+      expect(pagers, text).toHaveLength(2);
+      for (const line of pagers) expect(line).toMatch(/^- combobox "Number of rows:" \[ref=e\d+\]/);
+      const bottom = findRef(pagers[1]!, 'combobox', 'Number of rows:')!;
+      expect((await runTool(suite.jawad, 'select_option', { ref: bottom, option: '50' })).success).toBe(true);
+      expect(await page.$eval('select[name=bottom]', (el) => (el as HTMLSelectElement).value)).toBe('50');
+      expect(await page.$eval('select[name=top]', (el) => (el as HTMLSelectElement).value)).toBe('25');
     });
 
     it('reads a grid in name only across, like a table: each file’s commit link on its file’s line, no cell listed as a control', async () => {

@@ -131,13 +131,20 @@ function readsInline(element: Element): boolean {
   while (stack.length > 0) {
     const child = stack.pop()!;
     if (!(PHRASING.has(child.localName) || child.localName.includes('-')) || child.shadowRoot) {
-      // Nothing of a box that is not rendered shows (phpMyAdmin keeps each row's delete query in a hidden <div>).
-      if (!child.checkVisibility()) continue;
+      // Nothing of a box that is not rendered shows (phpMyAdmin keeps each row's delete query in a hidden <div>),
+      // and a box with nothing to read or use in it (a column's drag handle) has nothing to break the line with.
+      if (!child.checkVisibility() || holdsNothing(child)) continue;
       return false;
     }
     if (!OPAQUE.has(child.localName)) stack.push(...Array.from(child.children));
   }
   return true;
+}
+
+const SOMETHING_TO_USE = 'a,button,input,select,textarea,img,svg,iframe,video,canvas,[role],[tabindex],[contenteditable]';
+
+function holdsNothing(box: Element): boolean {
+  return !/\S/.test(box.textContent ?? '') && box.querySelector(SOMETHING_TO_USE) === null;
 }
 
 export function isCell(element: Element): boolean {
@@ -152,9 +159,29 @@ export function isCell(element: Element): boolean {
 export function isTableRow(element: Element, role: string): boolean {
   if (element.localName !== 'tr' && role !== 'row') return false;
   const cells = element.children;
-  if (cells.length < 2) return false;
+  if (cells.length === 0 || (cells.length === 1 && !isColumnValue(element, cells[0]!))) return false;
   for (const cell of Array.from(cells)) if (!isCell(cell) || !readsInline(cell)) return false;
   return true;
+}
+
+/**
+ * A row of one cell is a value of a one-column data table (a query's `COUNT(*)`) when the table
+ * has a header and the cell spans no more than its column. Otherwise it is a page laid out in a
+ * table, or a row across the whole table (a footer's button, a group's title, "No results").
+ */
+function isColumnValue(row: Element, cell: Element): boolean {
+  if (spanOf(cell) > 1) return false;
+  if (row.localName !== 'tr') return row.closest('[role=table],[role=grid],[role=treegrid]') !== null;
+  const table = row.closest('table');
+  return table !== null && (table.tHead !== null || Array.from(table.rows[0]?.cells ?? []).every((first) => first.localName === 'th'));
+}
+
+/** How many columns a cell spans, as far as a line of text is concerned (a hostile `colspan=1000` gets no more than a wide table's columns). */
+const MAX_SPAN = 30;
+
+export function spanOf(cell: Element): number {
+  const span = cell.localName === 'td' || cell.localName === 'th' ? (cell as HTMLTableCellElement).colSpan : Number(cell.getAttribute('aria-colspan'));
+  return Number.isInteger(span) && span > 1 ? Math.min(span, MAX_SPAN) : 1;
 }
 
 /** `| a | b |`, the way markdown writes a table row (a `|` inside a cell escaped). */

@@ -52,9 +52,39 @@ function textOfLabel(node: Node): string {
   return Array.from(element.childNodes, textOfLabel).join('');
 }
 
+/** Of the fields sharing an id, the one a label stands nearest to: inside its nearest box holding any, the next after it (else the last before). */
+function nearestTwin(label: Element, twins: readonly Element[]): Element | undefined {
+  for (let box = label.parentElement; box; box = box.parentElement) {
+    const inside = twins.filter((twin) => box.contains(twin));
+    if (inside.length > 0) return inside.find((twin) => label.compareDocumentPosition(twin) & Node.DOCUMENT_POSITION_FOLLOWING) ?? inside.at(-1);
+  }
+  return undefined;
+}
+
+/**
+ * The labels a person sees as the field's. Where a page repeats an id (a pager printed above and
+ * below a table, one search box in the mobile header and one in the desktop header), the browser
+ * gives every `<label for>` of it to the first field with that id and none to the others: each
+ * such label is the nearest twin's instead.
+ */
+function labelsOf(element: Element): readonly HTMLLabelElement[] {
+  const labels = Array.from((element as HTMLInputElement).labels ?? []);
+  const id = element.id;
+  if (!id) return labels;
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const byFor = labels.filter((label) => label.htmlFor === id);
+  const maybeTwin = byFor.length >= 2 || (byFor.length === 0 && root.getElementById(id) !== element);
+  if (!maybeTwin) return labels;
+  const twins = Array.from(root.querySelectorAll(`[id="${CSS.escape(id)}"]`));
+  if (twins.length < 2) return labels;
+  const wrapping = labels.filter((label) => label.htmlFor !== id);
+  const nearest = Array.from(root.querySelectorAll<HTMLLabelElement>(`label[for="${CSS.escape(id)}"]`)).filter((label) => nearestTwin(label, twins) === element);
+  return [...wrapping, ...nearest];
+}
+
 function labelText(element: Element): string {
-  const labels = (element as HTMLInputElement).labels;
-  if (labels && labels.length > 0) return Array.from(labels, textOfLabel).join(' ');
+  const labels = labelsOf(element);
+  if (labels.length > 0) return labels.map(textOfLabel).join(' ');
   const wrapperLabel = labelOfWrapper(element);
   return wrapperLabel ? textOfLabel(wrapperLabel) : '';
 }

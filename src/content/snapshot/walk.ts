@@ -7,7 +7,7 @@ import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText, oneLine } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
-import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, type InlinePart } from './inline';
+import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, spanOf, type InlinePart } from './inline';
 import { clip, fold, pageText, quote } from './page-text';
 import { accessibleName, visibleContent } from './name';
 import { popupOwners } from './popups';
@@ -296,11 +296,16 @@ function emitRow(walk: Walk, row: Element, judged: JudgedRoot): void {
   const shows = (node: Text) => !tree.mutes(node);
   const isBlock = (child: Element) => tree.isBlock(child);
   const cells: string[] = [];
+  // A cell spanning columns is followed by empty ones, so the cells of the rows under it stay in their columns.
+  let columns = 0;
   for (const cell of Array.from(row.children)) {
     const part = partOf(cell);
-    if (part === 'read') cells.push(inlineText(cell.childNodes, partOf, shows, isBlock));
-    else if (part !== 'skip') cells.push(part);
+    if (part === 'skip') continue;
+    cells.push(part === 'read' ? inlineText(cell.childNodes, partOf, shows, isBlock) : part);
+    columns = cells.length;
+    for (let spanned = 1; spanned < spanOf(cell); spanned++) cells.push('');
   }
+  cells.length = columns;
   if (cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(cells)));
 }
 

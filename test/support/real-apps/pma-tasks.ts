@@ -62,17 +62,31 @@ const OPEN_ORDERS_SQL = "SELECT COUNT(*) AS open_orders FROM orders WHERE status
 
 /**
  * The number under the result's one column, open_orders: its header is a row of cells
- * (`| open_orders | |`), the value the first number after it, in a row of cells or on a line of its own.
+ * (`| open_orders | |`), the value the first row of cells after it holding a number (`| 3 |`).
  */
 function openOrders(snapshotText: string): string {
   const lines = snapshotText.split('\n');
   const header = lines.findIndex((line) => tableRows(line)[0]?.includes('open_orders'));
   if (header < 0) return '?';
   for (const line of lines.slice(header + 1)) {
-    const number = (tableRows(line)[0] ?? [line.trim()]).find((cell) => /^\d+$/.test(cell));
+    const number = tableRows(line)[0]?.find((cell) => /^\d+$/.test(cell));
     if (number) return number;
   }
   return '?';
+}
+
+/**
+ * A value of the browse view read by its columns' headers, as a person reads a grid: the header is
+ * the row of sort links (`| [link "Full texts" …] | | | | [link "id" …] | [link "name" …] | …`),
+ * the value the `wanted` column's cell of the row whose `known` column holds `value`.
+ */
+function cellUnder(snapshotText: string, wanted: string, known: string, value: string): string {
+  const rows = tableRows(snapshotText);
+  const header = rows.find((cells) => cells.some((cell) => findRef(cell, 'link', wanted)));
+  if (!header) return '?';
+  const column = (name: string) => header.findIndex((cell) => findRef(cell, 'link', name) !== undefined);
+  const row = rows.find((cells) => cells[column(known)] === value);
+  return row?.[column(wanted)] ?? '?';
 }
 
 function only<T>(rows: T[], what: string): T {
@@ -121,6 +135,21 @@ export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
     async verify(pma, _url, answer) {
       const row = only(pma.query("SELECT COUNT(*) AS n FROM orders WHERE status = 'open'"), 'count');
       expectThat(answer === `${row.n} orders are open.`, `the answer ${JSON.stringify(answer)} does not give ${row.n}`);
+    },
+  },
+  {
+    name: 'read a value from the rows by its column',
+    prompt: `Log in to phpMyAdmin as ${PMA_LOGIN.user} (password ${PMA_LOGIN.password}) and tell me the email address of the shop's customer who lives in Vienna.`,
+    start: '/',
+    model: () =>
+      scriptedAgent([
+        ...openShop,
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'customers') } }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => cellUnder(ctx.snapshotText ?? '', 'email', 'city', 'Vienna') }),
+    async verify(pma, _url, answer) {
+      const row = only(pma.query("SELECT email FROM customers WHERE city = 'Vienna'"), 'customer in Vienna');
+      expectThat(answer === row.email, `the answer ${JSON.stringify(answer)} is not ${row.email}`);
     },
   },
   {
