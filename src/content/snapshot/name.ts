@@ -119,14 +119,16 @@ function labelOfWrapper(element: Element): HTMLLabelElement | null {
  * inside a heading or a link is text no one sees); content that shows nothing falls back to the
  * accessibility tree's text, as an aria-label would (an icon button labelled for screen readers).
  */
-export function accessibleName(element: Element, role: string, read?: ReadAlready): string {
+/** The name the page gives an element for screen readers: `aria-labelledby`, else `aria-label`. */
+export function ariaName(element: Element): string {
   const labelledBy = element.getAttribute('aria-labelledby');
-  if (labelledBy) {
-    const name = clean(byIds(element, labelledBy));
-    if (name) return name;
-  }
-  const ariaLabel = clean(element.getAttribute('aria-label'));
-  if (ariaLabel) return ariaLabel;
+  const named = labelledBy ? clean(byIds(element, labelledBy)) : '';
+  return named || clean(element.getAttribute('aria-label'));
+}
+
+export function accessibleName(element: Element, role: string, read?: ReadAlready): string {
+  const ariaNamed = ariaName(element);
+  if (ariaNamed) return ariaNamed;
   const tag = element.localName;
   if (tag === 'input' || tag === 'select' || tag === 'textarea') {
     const input = element as HTMLInputElement;

@@ -9,7 +9,7 @@ import { CAPS, clipText, oneLine } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, spanOf, type InlinePart } from './inline';
 import { clip, fold, pageText, quote } from './page-text';
-import { accessibleName, visibleContent } from './name';
+import { accessibleName, ariaName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
 import { isInteractive, isTextEditor, roleOf } from './roles';
@@ -159,11 +159,40 @@ export function describeCover(hit: Element): string {
   return describeBriefly(owner);
 }
 
-/** `dialog "Cookie consent"`; a box without a role by its tag and first words: `div "Subscribe to our…"`. */
+const BRIEF = 40;
+/** How many pieces of text the first words are looked for in: a box hiding most of what it holds stays cheap to describe. */
+const BRIEF_PIECES = 200;
+
+/**
+ * The first words drawn inside the box itself: a console folded to its bar reads "Console", not
+ * the options and messages it hides below the bar.
+ */
+function firstWordsShown(element: Element): string {
+  const view = element.ownerDocument.defaultView;
+  // Of the box, the part in the window: a console's body waits folded below the window's edge.
+  const box = intersect(element.getBoundingClientRect(), { left: 0, top: 0, right: view?.innerWidth ?? Infinity, bottom: view?.innerHeight ?? Infinity });
+  const range = element.ownerDocument.createRange();
+  const texts = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let words = '';
+  for (let pieces = 0, node = texts.nextNode(); node && words.length < BRIEF && pieces < BRIEF_PIECES; pieces++, node = texts.nextNode()) {
+    const text = node as Text;
+    if (!/\S/.test(text.data) || !text.parentElement?.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    range.selectNodeContents(text);
+    const drawn = range.getBoundingClientRect();
+    if (drawn.width > 0 && drawn.height > 0 && overlaps(drawn, box)) words += ` ${text.data}`;
+  }
+  return oneLine(pageText(words));
+}
+
+/**
+ * `dialog "Cookie consent"`; a box without a role by its tag and first words: `div "Subscribe to our…"`.
+ * A box's name from its content would fall back on text that does not show (as an icon button's
+ * does), and a box over the page is no control: it says what it shows, or nothing.
+ */
 export function describeBriefly(element: Element): string {
   const role = roleOf(element);
-  const name = accessibleName(element, role) || clip((element as HTMLElement).innerText ?? element.textContent ?? '', 40);
-  return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(clip(name, 40))}` : ''}`;
+  const name = (role === 'generic' ? ariaName(element) : accessibleName(element, role)) || clip(firstWordsShown(element), BRIEF);
+  return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(clip(name, BRIEF))}` : ''}`;
 }
 
 /** What sits over an element's centre and would take a click meant for it, described briefly. */
