@@ -235,6 +235,7 @@ for (const browserName of browsersUnderTest()) {
       const seen = refsByTestid(first);
       expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('back-to-top')!.ref} url="#top" icon="icon-up"\\]`));
       expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('promo-close')!.ref} icon="icon-close"\\]`));
+      expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('collapse-tree')!.ref} icon="ic_b_minus"\\]`));
     });
 
     it('says which sprite icon a nameless icon button draws, and only the icon that shows', () => {

@@ -100,8 +100,8 @@ export function iconOf(control: Element): string | undefined {
   return iconClassOf(control);
 }
 
-/** How icon fonts name a glyph: `icon-expand`, `icon--basket`, `fa-magnifying-glass`, `bi-search`, `glyphicon-user`. */
-const ICON_CLASS = /^(?:icon|fa[srbld]?|bi|glyphicon|ti|mdi|la|ion|bx|ri|dashicons|genericon|uil)(?:-{1,2}|_)[a-z][a-z0-9-]{0,39}$/i;
+/** How icon fonts and sprites name a glyph: `icon-expand`, `icon--basket`, `fa-magnifying-glass`, `bi-search`, `glyphicon-user`, `ic_b_minus`. */
+const ICON_CLASS = /^(?:icon|ic|fa[srbld]?|bi|glyphicon|ti|mdi|la|ion|bx|ri|dashicons|genericon|uil)(?:-{1,2}|_)[a-z][a-z0-9_-]{0,39}$/i;
 /** Classes of the same families that name no glyph: sizes, styles, animations, and the box around an icon. */
 const NOT_A_GLYPH =
   /^(?:fa-(?:\d+x|lg|sm|xs|2xs|xl|2xl|fw|spin|pulse|beat|fade|bounce|shake|border|inverse|solid|regular|light|thin|duotone|brands|sharp|li|ul|stack|flip|rotate|pull)(?:-[\w-]*)?|[a-z][\w-]*[-_](?:\d+x?|lg|sm|xs|small|large|inline|white|black|button|btn|link|wrap|wrapper|container|holder|text|label))$/i;
