@@ -177,6 +177,18 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toContain('\n| COUNT(*) |\n| 6 |\n');
     });
 
+    it('keeps the columns of rows under a cell that spans rows, and opens a link in one', async () => {
+      const page = await open();
+      const text = await snapshotText(suite.jawad);
+      expect(text).toContain('\n| Day | Time | Talk |\n| Monday | 09:00 | Opening |\n');
+      const parsers = text.split('\n').find((line) => line.includes('"Parsers"'));
+      // The day's column is left empty under Monday: the time sits under Time, the talk under Talk.
+      expect(parsers).toMatch(/^\| \| 10:00 \| \[link "Parsers" ref=e\d+\] \|$/);
+      expect(text).toContain('\n| Tuesday | 09:00 | Closing |\n');
+      await click(suite.jawad, findRef(parsers!, 'link', 'Parsers')!);
+      expect(new URL(page.url()).hash).toBe('#talk-parsers');
+    });
+
     it('names each copy of a pager printed above and below a table by its own label, though both copies share an id', async () => {
       const page = await open();
       const text = await snapshotText(suite.jawad);

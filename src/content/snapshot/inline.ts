@@ -178,10 +178,21 @@ function isColumnValue(row: Element, cell: Element): boolean {
 
 /** How many columns a cell spans, as far as a line of text is concerned (a hostile `colspan=1000` gets no more than a wide table's columns). */
 const MAX_SPAN = 30;
+/** How many rows: `rowspan="0"` (to the end of its rows) counts as one, as the rows are not counted ahead. */
+const MAX_ROW_SPAN = 10_000;
+
+const isTableCell = (cell: Element): cell is HTMLTableCellElement => cell.localName === 'td' || cell.localName === 'th';
 
 export function spanOf(cell: Element): number {
-  const span = cell.localName === 'td' || cell.localName === 'th' ? (cell as HTMLTableCellElement).colSpan : Number(cell.getAttribute('aria-colspan'));
-  return Number.isInteger(span) && span > 1 ? Math.min(span, MAX_SPAN) : 1;
+  return within(isTableCell(cell) ? cell.colSpan : Number(cell.getAttribute('aria-colspan')), MAX_SPAN);
+}
+
+export function rowSpanOf(cell: Element): number {
+  return within(isTableCell(cell) ? cell.rowSpan : Number(cell.getAttribute('aria-rowspan')), MAX_ROW_SPAN);
+}
+
+function within(span: number, max: number): number {
+  return Number.isInteger(span) && span > 1 ? Math.min(span, max) : 1;
 }
 
 /** `| a | b |`, the way markdown writes a table row (a `|` inside a cell escaped). */

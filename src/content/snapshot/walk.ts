@@ -7,7 +7,8 @@ import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText, oneLine } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
-import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, spanOf, type InlinePart } from './inline';
+import { layOutRow, type RowCell } from './columns';
+import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, rowSpanOf, spanOf, type InlinePart } from './inline';
 import { clip, fold, pageText, quote } from './page-text';
 import { accessibleName, ariaName, visibleContent } from './name';
 import { popupOwners } from './popups';
@@ -66,6 +67,8 @@ interface Walk {
   ownerLines: Map<Element, { host: string[]; line: number }>;
   /** Popups' lines, to show right after their owner's line. */
   attached: Array<{ host: string[]; line: number; segment: Segment }>;
+  /** The last table row written as a line, and the columns its cells or those above still hold for the rows under it. */
+  heldColumns?: { after: Element; held: number[] };
 }
 
 interface CoverCheck {
@@ -324,18 +327,17 @@ function emitRow(walk: Walk, row: Element, judged: JudgedRoot): void {
   const partOf = inlineParts(walk, tree, judged.contentClip);
   const shows = (node: Text) => !tree.mutes(node);
   const isBlock = (child: Element) => tree.isBlock(child);
-  const cells: string[] = [];
-  // A cell spanning columns is followed by empty ones, so the cells of the rows under it stay in their columns.
-  let columns = 0;
+  const cells: RowCell[] = [];
   for (const cell of Array.from(row.children)) {
     const part = partOf(cell);
     if (part === 'skip') continue;
-    cells.push(part === 'read' ? inlineText(cell.childNodes, partOf, shows, isBlock) : part);
-    columns = cells.length;
-    for (let spanned = 1; spanned < spanOf(cell); spanned++) cells.push('');
+    cells.push({ text: part === 'read' ? inlineText(cell.childNodes, partOf, shows, isBlock) : part, columns: spanOf(cell), rows: rowSpanOf(cell) });
   }
-  cells.length = columns;
-  if (cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(cells)));
+  // Columns a cell of the row above still holds (rowspan), when that row was written as a line too.
+  const above = walk.heldColumns?.after === row.previousElementSibling ? walk.heldColumns.held : [];
+  const laidOut = layOutRow(cells, above);
+  walk.heldColumns = { after: row, held: laidOut.held };
+  if (laidOut.cells.some((cell) => cell !== '')) walk.lines.push(fold(rowLine(laidOut.cells)));
 }
 
 /** The element's own text; where an element stood between two pieces (a `<br>`), a space keeps their words apart. */

@@ -36,6 +36,7 @@ SET NAMES utf8mb4;
 ALTER DATABASE shop CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
 CREATE TABLE customers (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(100), city VARCHAR(100)) ENGINE=InnoDB;
 CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, customer_id INT, total DECIMAL(10,2), status VARCHAR(20), FOREIGN KEY (customer_id) REFERENCES customers(id)) ENGINE=InnoDB;
+CREATE INDEX name_city ON customers (name, city);
 ${SHOP_ROWS}`;
 
 /** Every request through phpMyAdmin's entry points, marked as this run's and with its own sessions. */

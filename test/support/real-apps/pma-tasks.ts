@@ -94,6 +94,27 @@ function only<T>(rows: T[], what: string): T {
   return rows[0]!;
 }
 
+/**
+ * The columns an index covers, from the table structure's Indexes table: a multi-column index is
+ * one row per column, its Keyname, Type and actions cells spanning them all (`rowspan`), so the
+ * rows after its first leave those columns empty and carry only the next Column.
+ */
+function indexColumns(snapshotText: string, index: string): string {
+  const rows = tableRows(snapshotText);
+  const header = rows.findIndex((cells) => cells.includes('Keyname') && cells.includes('Column'));
+  if (header < 0) return '?';
+  const keyname = rows[header]!.indexOf('Keyname');
+  const column = rows[header]!.indexOf('Column');
+  const first = rows.findIndex((cells, at) => at > header && cells[keyname] === index);
+  if (first < 0) return '?';
+  const columns = [rows[first]![column]];
+  for (const cells of rows.slice(first + 1)) {
+    if (cells[keyname] !== '') break;
+    columns.push(cells[column]);
+  }
+  return columns.join(', ');
+}
+
 export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
   {
     name: 'edit a row from the navigation tree',
@@ -150,6 +171,23 @@ export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
     async verify(pma, _url, answer) {
       const row = only(pma.query("SELECT email FROM customers WHERE city = 'Vienna'"), 'customer in Vienna');
       expectThat(answer === row.email, `the answer ${JSON.stringify(answer)} is not ${row.email}`);
+    },
+  },
+  {
+    name: 'read the columns of an index from the table structure',
+    prompt: `Log in to phpMyAdmin as ${PMA_LOGIN.user} (password ${PMA_LOGIN.password}) and tell me which columns the index name_city of the shop's customers table covers, in order.`,
+    start: '/',
+    model: () =>
+      scriptedAgent([
+        ...openShop,
+        // The database's tables, a row each with its actions: Structure on the customers row.
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(/^\| \[checkbox[^|]*\| \[link "customers"/, 'link', 'Structure') } }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => indexColumns(ctx.snapshotText ?? '', 'name_city') }),
+    async verify(pma, _url, answer) {
+      const columns = pma.query("SELECT column_name AS name FROM information_schema.statistics WHERE table_schema = 'shop' AND table_name = 'customers' AND index_name = 'name_city' ORDER BY seq_in_index");
+      const expected = columns.map((row) => row.name).join(', ');
+      expectThat(columns.length === 2 && answer === expected, `the answer ${JSON.stringify(answer)} is not ${JSON.stringify(expected)}`);
     },
   },
   {
