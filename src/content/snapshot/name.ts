@@ -114,11 +114,6 @@ function labelOfWrapper(element: Element): HTMLLabelElement | null {
   return null;
 }
 
-/**
- * The name a model sees for the element. Its content counts only as far as it shows (hidden text
- * inside a heading or a link is text no one sees); content that shows nothing falls back to the
- * accessibility tree's text, as an aria-label would (an icon button labelled for screen readers).
- */
 /** The name the page gives an element for screen readers: `aria-labelledby`, else `aria-label`. */
 export function ariaName(element: Element): string {
   const labelledBy = element.getAttribute('aria-labelledby');
@@ -126,6 +121,11 @@ export function ariaName(element: Element): string {
   return named || clean(element.getAttribute('aria-label'));
 }
 
+/**
+ * The name a model sees for the element. Its content counts only as far as it shows (hidden text
+ * inside a heading or a link is text no one sees); content that shows nothing falls back to the
+ * accessibility tree's text, as an aria-label would (an icon button labelled for screen readers).
+ */
 export function accessibleName(element: Element, role: string, read?: ReadAlready): string {
   const ariaNamed = ariaName(element);
   if (ariaNamed) return ariaNamed;

@@ -156,52 +156,28 @@ export function coverOf(element: Element, rect: DOMRect, view: Viewport): Elemen
   return hit;
 }
 
+/** The box a covering element belongs to: the dialog or named box it is part of, else itself. */
+function coverOwner(hit: Element): Element {
+  return hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;
+}
+
 /** A covering element described briefly: the role and name of the dialog or named box it is part of, or its tag and first words. */
 export function describeCover(hit: Element): string {
-  const owner = hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;
-  return describeBriefly(owner);
+  return describeBriefly(coverOwner(hit));
 }
 
 const BRIEF = 40;
-/** How many pieces of text the first words are looked for in: a box hiding most of what it holds stays cheap to describe. */
-const BRIEF_PIECES = 200;
-
-/**
- * The first words drawn inside the box itself: a console folded to its bar reads "Console", not
- * the options and messages it hides below the bar.
- */
-function firstWordsShown(element: Element): string {
-  const view = element.ownerDocument.defaultView;
-  // Of the box, the part in the window: a console's body waits folded below the window's edge.
-  const box = intersect(element.getBoundingClientRect(), { left: 0, top: 0, right: view?.innerWidth ?? Infinity, bottom: view?.innerHeight ?? Infinity });
-  const range = element.ownerDocument.createRange();
-  const texts = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-  let words = '';
-  for (let pieces = 0, node = texts.nextNode(); node && words.length < BRIEF && pieces < BRIEF_PIECES; pieces++, node = texts.nextNode()) {
-    const text = node as Text;
-    if (!/\S/.test(text.data) || !text.parentElement?.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-    range.selectNodeContents(text);
-    const drawn = range.getBoundingClientRect();
-    if (drawn.width > 0 && drawn.height > 0 && overlaps(drawn, box)) words += ` ${text.data}`;
-  }
-  return oneLine(pageText(words));
-}
 
 /**
  * `dialog "Cookie consent"`; a box without a role by its tag and first words: `div "Subscribe to our…"`.
- * A box's name from its content would fall back on text that does not show (as an icon button's
- * does), and a box over the page is no control: it says what it shows, or nothing.
+ * A box's name from its content falls back on text that does not show (as an icon button's must),
+ * but a box over the page is no control: it says the words it shows, judged as the snapshot's
+ * are, or nothing (a clear click-catcher's off-window words once reached the model this way).
  */
 export function describeBriefly(element: Element): string {
   const role = roleOf(element);
-  const name = (role === 'generic' ? ariaName(element) : accessibleName(element, role)) || clip(firstWordsShown(element), BRIEF);
+  const name = (role === 'generic' ? ariaName(element) : accessibleName(element, role)) || clip(visibleText(new VisibleTree(element)), BRIEF);
   return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(clip(name, BRIEF))}` : ''}`;
-}
-
-/** What sits over an element's centre and would take a click meant for it, described briefly. */
-export function coveredBy(element: Element, rect: DOMRect, view: Viewport): string | undefined {
-  const hit = coverOf(element, rect, view);
-  return hit && describeCover(hit);
 }
 
 const OUT_OF_FLOW = new Set(['fixed', 'sticky', 'absolute']);
@@ -217,11 +193,17 @@ function overlaps(a: DOMRect, b: DOMRect | Clip): boolean {
  */
 function markCovered(walk: Walk, segment: Segment): void {
   if (walk.overlays.length === 0) return;
+  // A banner over thirty links is described once.
+  const described = new Map<Element, string>();
   for (const { line, element, rect, scrolledInto } of segment.coverChecks) {
     if (!walk.overlays.some((overlay) => overlaps(overlay, rect))) continue;
     if (scrolledInto && !visibleIn(rect, scrolledInto)) continue;
-    const cover = coveredBy(element, rect, walk.view);
-    if (cover) segment.lines[line] += ` [covered by ${cover}]`;
+    const hit = coverOf(element, rect, walk.view);
+    if (!hit) continue;
+    const owner = coverOwner(hit);
+    const cover = described.get(owner) ?? describeBriefly(owner);
+    described.set(owner, cover);
+    segment.lines[line] += ` [covered by ${cover}]`;
   }
 }
 
