@@ -258,16 +258,29 @@ interface ActCall {
   refs: RefRegistry;
 }
 
-/** Runs a click-like gesture, noting whether the browser will now leave the document. */
-async function gesture(call: ActCall, action: 'click' | 'dblclick', run: (target: Element) => void): Promise<ActionOutcome> {
-  const { element, label } = call.resolved;
-  const target = await prepare(element, label);
-  if (action === 'click') call.refs.noteClicked(element);
+/** Runs a gesture and tells whether the browser will now leave the document (a link followed, a form sent). */
+function leavesWhile(gesture: () => void): boolean {
   const leaving = watchLeaving();
-  run(target);
-  const navigates = leaving();
-  if (action === 'click') await afterFrameworks();
-  return { action, target: label, ...leavingMark(navigates) };
+  gesture();
+  return leaving();
+}
+
+async function click({ resolved: { element, label }, refs }: ActCall): Promise<ActionOutcome> {
+  const target = await prepare(element, label);
+  refs.noteClicked(element);
+  const navigates = leavesWhile(() => pointerSequence(target));
+  await afterFrameworks();
+  return { action: 'click', target: label, ...leavingMark(navigates) };
+}
+
+async function doubleClick({ resolved: { element, label } }: ActCall): Promise<ActionOutcome> {
+  const target = await prepare(element, label);
+  const navigates = leavesWhile(() => {
+    pointerSequence(target);
+    pointerSequence(target);
+    target.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, view: window, detail: 2 }));
+  });
+  return { action: 'dblclick', target: label, ...leavingMark(navigates) };
 }
 
 async function pressWatchingLeave(call: ActCall): Promise<ActionOutcome> {
@@ -284,13 +297,8 @@ async function pressWatchingLeave(call: ActCall): Promise<ActionOutcome> {
 
 /** One handler per action, exhaustive by type: a new action without its handler does not compile. */
 const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promise<ActionOutcome> } = {
-  click: (call) => gesture(call, 'click', pointerSequence),
-  dblclick: (call) =>
-    gesture(call, 'dblclick', (target) => {
-      pointerSequence(target);
-      pointerSequence(target);
-      target.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, view: window, detail: 2 }));
-    }),
+  click,
+  dblclick: doubleClick,
   hover: async ({ resolved: { element, label } }) => {
     hover(await prepare(element, label));
     return { action: 'hover', target: label };

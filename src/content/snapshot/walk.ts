@@ -176,8 +176,8 @@ const BRIEF = 40;
  */
 export function describeBriefly(element: Element): string {
   const role = roleOf(element);
-  const name = (role === 'generic' ? ariaName(element) : accessibleName(element, role)) || clip(visibleText(new VisibleTree(element)), BRIEF);
-  return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(clip(name, BRIEF))}` : ''}`;
+  const name = clip((role === 'generic' ? ariaName(element) : accessibleName(element, role)) || visibleText(new VisibleTree(element)), BRIEF);
+  return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(name)}` : ''}`;
 }
 
 const OUT_OF_FLOW = new Set(['fixed', 'sticky', 'absolute']);

@@ -27,6 +27,16 @@ const openShop: ScriptStep[] = [
   { tool: 'snapshot' },
 ];
 
+/** The customers table's rows, opened from the navigation tree, where the shop's tables are listed under it. */
+const openCustomers: ScriptStep[] = [
+  ...openShop,
+  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'customers') } }),
+  { tool: 'snapshot' },
+];
+
+/** The customers row of the database's table list, each row with the table's actions (Browse, Structure, Insert…). */
+const CUSTOMERS_ROW = /^\| \[checkbox[^|]*\| \[link "customers"/;
+
 /**
  * A tab of the page's menu (Structure, SQL, Insert…). In a narrow window phpMyAdmin folds the menu
  * behind a "Toggle navigation" button: the model opens it first when the tab is not in sight.
@@ -122,10 +132,8 @@ export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
     start: '/',
     model: () =>
       scriptedAgent([
-        ...openShop,
         // The tree now lists the shop's tables; a table's name opens its rows.
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'customers') } }),
-        { tool: 'snapshot' },
+        ...openCustomers,
         // Every row has its own Edit link: the one on Alan's line.
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('Alan Turing', 'link', 'Edit') } }),
         { tool: 'snapshot' },
@@ -164,9 +172,7 @@ export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
     start: '/',
     model: () =>
       scriptedAgent([
-        ...openShop,
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'customers') } }),
-        { tool: 'snapshot' },
+        ...openCustomers,
       ], { final: (ctx) => cellUnder(ctx.snapshotText ?? '', 'email', 'city', 'Vienna') }),
     async verify(pma, _url, answer) {
       const row = only(pma.query("SELECT email FROM customers WHERE city = 'Vienna'"), 'customer in Vienna');
@@ -181,7 +187,7 @@ export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
       scriptedAgent([
         ...openShop,
         // The database's tables, a row each with its actions: Structure on the customers row.
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(/^\| \[checkbox[^|]*\| \[link "customers"/, 'link', 'Structure') } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(CUSTOMERS_ROW, 'link', 'Structure') } }),
         { tool: 'snapshot' },
       ], { final: (ctx) => indexColumns(ctx.snapshotText ?? '', 'name_city') }),
     async verify(pma, _url, answer) {
@@ -198,7 +204,7 @@ export const PMA_TASKS: AppTask<PhpMyAdmin>[] = [
       scriptedAgent([
         ...openShop,
         // The database's tables, a row each with its actions: Insert on the customers row.
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(/^\| \[checkbox[^|]*\| \[link "customers"/, 'link', 'Insert') } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(CUSTOMERS_ROW, 'link', 'Insert') } }),
         { tool: 'snapshot' },
         // The form offers two rows; the second is ignored unless filled.
         (ctx) => ({ tool: 'fill', args: { ref: valueOf(ctx, 'name'), text: 'Grace Hopper' } }),
