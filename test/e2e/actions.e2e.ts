@@ -228,6 +228,20 @@ for (const browserName of browsersUnderTest()) {
       expect(opened).not.toContain('Loading…');
     });
 
+    it('reads a page that rebuilds its navigation by script a moment after it loaded once it has, so its links can be clicked', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Databases') });
+      expect(click.data?.navigatedTo).toMatch(/ajax-tree-later\.html$/);
+      // Read at once, as a scripted agent does: the tree the page's script built, not the one it replaced.
+      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(after).toContain('information_schema');
+      const shop = await tool(jawad, 'click', { ref: findRef(after, 'link', 'shop') });
+      expect(shop.success, JSON.stringify(shop.error)).toBe(true);
+      expect(await page.$eval('#status', (el) => el.textContent)).toBe('Opened shop.');
+    });
+
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
-import { forgetActionRequests, settleActionRequests, watchActionRequests } from './request-watch';
+import { forgetActionRequests, navigationLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
@@ -109,6 +109,7 @@ export async function runPageAction(context: ToolContext, action: Action, target
     forgetActionRequests(tab.id);
     throw error;
   }
+  if (outcome.navigatedTo) navigationLoaded(tab.id);
   // Followed through a navigation too: the requests a new page sends as it opens (phpMyAdmin
   // builds its navigation tree by script) are part of what the click led to, and an app that
   // changes its address with history.pushState (which Chromium reports as a page loading) stays

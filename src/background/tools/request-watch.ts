@@ -10,7 +10,9 @@
  * lately took (at least REQUEST_REPORT_LAG_MS) from the answer — nothing more for an action that
  * started nothing when the next call comes later than that (a model's answer takes far longer).
  * A click that opens another page is followed there: the requests the new page sends as it opens
- * (a navigation tree built by script) are part of what the click led to.
+ * (a navigation tree built by script) are part of what the click led to, and the tab's next call
+ * gives the new page's script a moment (OPENING_MS) to start them, since it may do so only after
+ * the page has loaded.
  */
 import browser, { type WebRequest } from 'webextension-polyfill';
 import { CAPS, childRequestId, Settled } from '../../protocol';
@@ -24,6 +26,12 @@ const REQUESTS_MS = 5_000;
 const QUIET_MS = 100;
 /** The longest wait for the page to hold still after each round of answers (a spinner never does). */
 const QUIET_MAX_MS = 1_000;
+/**
+ * How long after a new page loaded its script may still start loading what it shows: phpMyAdmin
+ * asks for its navigation tree 30–110 ms after the load event on a busy machine, and replaces the
+ * tree the page loaded with — a snapshot read before that lists links about to be removed.
+ */
+const OPENING_MS = 250;
 /** The longest wait for a report that may still come (a browser under heavy load). */
 const MAX_REPORT_WAIT_MS = 250;
 /** The most answered addresses the page is asked to have at once (SETTLE takes 50). */
@@ -43,6 +51,8 @@ interface ActionRequests {
   received: string[];
   /** When the page answered the action (0 until then). */
   answeredAt: number;
+  /** When the page the action led to loaded (0: it stayed on its page). */
+  openedAt: number;
   /** The frame that acted: asked to hold still once the answers came. */
   frameId: number;
   started(details: RequestDetails): void;
@@ -114,6 +124,7 @@ export function watchActionRequests(tabId: number, frameId: number): void {
     requests,
     received,
     answeredAt: 0,
+    openedAt: 0,
     frameId,
     started(details) {
       noteReportLag(Date.now() - details.timeStamp);
@@ -139,11 +150,12 @@ export function watchActionRequests(tabId: number, frameId: number): void {
 
 /**
  * The navigation the watch follows has loaded: from now on a request it started that Firefox has
- * yet to report is given as long as reports lately took, as after a click's answer.
+ * yet to report is given as long as reports lately took, as after a click's answer, and the new
+ * page's script OPENING_MS to start its own.
  */
 export function navigationLoaded(tabId: number): void {
   const watch = watches.get(tabId);
-  if (watch) watch.answeredAt = Date.now();
+  if (watch) watch.answeredAt = watch.openedAt = Date.now();
 }
 
 /** The action failed: nothing it set off is waited for. */
@@ -152,25 +164,32 @@ export function forgetActionRequests(tabId: number): void {
 }
 
 /**
- * How long (ms) a request the tab's last action started may still be reported: 0 when none can
- * be (no action, one already reported, or the time passed).
+ * How long (ms) a request of the tab's last action may still be reported or, on the page it
+ * opened, still start: 0 when none can (no action, or the time passed). A report may still come
+ * only while none came since the action.
  */
-function reportMayStillCome(watch: ActionRequests | undefined): number {
-  if (!watch || watch.answeredAt === 0 || watch.requests.freshCount > 0) return 0;
-  return Math.max(0, watch.answeredAt + reportLag - Date.now());
+function requestsMayStillCome(watch: ActionRequests | undefined): number {
+  if (!watch || watch.answeredAt === 0) return 0;
+  const lateReport = watch.requests.freshCount === 0 ? watch.answeredAt + reportLag : 0;
+  return Math.max(0, lateReport - Date.now(), openingLeft(watch));
+}
+
+/** How long (ms) the page the last action opened may still start the requests it opens with. */
+function openingLeft(watch: ActionRequests): number {
+  return watch.openedAt === 0 ? 0 : Math.max(0, watch.openedAt + OPENING_MS - Date.now());
 }
 
 /**
  * Reads the tab (`read`) once what its last action set off has come; `unanswered` requests of it
  * were still pending when the wait ended. Right after an action, Firefox may still report a
- * request it started: the page is read meanwhile, and the read kept unless one is reported (then
- * the page is read again once it settles).
+ * request it started, and a page the action opened may still start one: the page is read
+ * meanwhile, and the read kept unless one is reported (then the page is read again once it settles).
  */
 export async function readAfterLastAction<T>(tab: TargetTab, requestId: string, signal: AbortSignal, read: () => Promise<T>): Promise<{ value: T; unanswered: number }> {
   const watch = watches.get(tab.id);
-  const lateReport = reportMayStillCome(watch);
-  if (watch && lateReport > 0) {
-    const [early] = await Promise.all([read(), pause(lateReport, signal)]);
+  const mayStillCome = watch?.requests.freshCount === 0 ? requestsMayStillCome(watch) : 0;
+  if (watch && mayStillCome > 0) {
+    const [early] = await Promise.all([read(), pause(mayStillCome, signal)]);
     if (watch.requests.freshCount === 0) {
       watch.stop();
       return { value: early, unanswered: 0 };
@@ -190,10 +209,17 @@ export async function settleActionRequests(tab: TargetTab, requestId: string, si
   if (!watch) return 0;
   if (!done) watch.answeredAt = Date.now();
   try {
-    // The tab's next call gives a request reported late (Firefox) the moment it may take.
-    const lag = watch.answeredAt + reportLag - Date.now();
-    if (done && watch.requests.freshCount === 0 && lag > 0) await pause(lag, signal);
-    return await waitOut(watch, tab, requestId, signal);
+    // The tab's next call gives a request reported late (Firefox), or started late by the page
+    // the action opened, the moment it may take.
+    const mayStillCome = done && watch.requests.freshCount === 0 ? requestsMayStillCome(watch) : 0;
+    if (mayStillCome > 0) await pause(mayStillCome, signal);
+    let unanswered = await waitOut(watch, tab, requestId, signal);
+    const opening = done ? openingLeft(watch) : 0;
+    if (opening > 0) {
+      await pause(opening, signal);
+      unanswered += await waitOut(watch, tab, requestId, signal);
+    }
+    return unanswered;
   } finally {
     // Only once the answers were heard: a watch stopped earlier would wait for ends it cannot hear.
     if (done) watch.stop();
