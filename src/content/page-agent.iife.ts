@@ -90,8 +90,10 @@ const HANDLERS: Handlers = {
     return capOutcome(await act(action, target, value, options, refs));
   },
   async SETTLE({ quietMs, maxMs, received }) {
-    await whenReceived(pageAnswers(performance), received, maxMs);
-    return { quiet: await whenQuiet(documentChanges(document), quietMs, maxMs) };
+    const answers = pageAnswers(performance);
+    await whenReceived(answers, received, maxMs);
+    const quiet = await whenQuiet(documentChanges(document), quietMs, maxMs);
+    return { quiet, startedAt: received.map((url) => answers.startedAt(url) ?? null) };
   },
   DESCRIBE: (payload, agent) => describeTarget(payload, (agent.refs ??= new RefRegistry()), agent.documentId),
   HIGHLIGHT: (payload, agent) => answerHighlight(payload, (agent.refs ??= new RefRegistry())),

@@ -39,6 +39,8 @@ export function documentChanges(document: Document): ChangeWatch {
 /** Tells whether the page has an answer for an address, and calls back as answers arrive until stopped. */
 export interface AnswerWatch {
   has(url: string): boolean;
+  /** When the page started its latest request for the address (ms since the epoch), if it has its answer. */
+  startedAt(url: string): number | undefined;
   watch(onAnswer: (url: string) => void): () => void;
 }
 
@@ -68,6 +70,10 @@ export function whenReceived(answers: AnswerWatch, urls: readonly string[], maxM
 export function pageAnswers(performance: Performance): AnswerWatch {
   return {
     has: (url) => performance.getEntriesByName(url, 'resource').length > 0,
+    startedAt(url) {
+      const latest = performance.getEntriesByName(url, 'resource').at(-1);
+      return latest && performance.timeOrigin + latest.startTime;
+    },
     watch(onAnswer) {
       const observer = new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) onAnswer(entry.name);

@@ -537,8 +537,15 @@ export const ContentRequest = z.discriminatedUnion('type', [
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
 
-/** SETTLE's answer: false when the page was still changing at maxMs. */
-export const Settled = z.object({ quiet: z.boolean() });
+/**
+ * SETTLE's answer: `quiet` false when the page was still changing at maxMs; `startedAt`, for each
+ * received address, when the page started its request (ms since the epoch), null when its timeline
+ * does not list it.
+ */
+export const Settled = z.object({
+  quiet: z.boolean(),
+  startedAt: z._default(z.array(z.nullable(z.number())).check(z.maxLength(50)), []),
+});
 export type Settled = z.infer<typeof Settled>;
 
 /** FRAME_CLAIMS' answer: token → the distinct claims its <iframe>'s window posted. */

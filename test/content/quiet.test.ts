@@ -43,7 +43,7 @@ describe('whenQuiet', () => {
 function fakeTimeline(already: string[] = []) {
   const have = new Set(already);
   let listener: ((url: string) => void) | undefined;
-  const answers: AnswerWatch = { has: (url) => have.has(url), watch: (onAnswer) => ((listener = onAnswer), () => (listener = undefined)) };
+  const answers: AnswerWatch = { has: (url) => have.has(url), startedAt: () => undefined, watch: (onAnswer) => ((listener = onAnswer), () => (listener = undefined)) };
   return { answers, arrive: (url: string) => (have.add(url), listener?.(url)), watched: () => listener !== undefined };
 }
 

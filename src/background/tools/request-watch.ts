@@ -19,6 +19,7 @@ import { CAPS, childRequestId, Settled } from '../../protocol';
 import { REQUEST_REPORT_LAG_MS } from '../../platform';
 import { askPageAgent, type TargetTab } from '../page-scripts';
 import { PendingRequests } from './pending-requests';
+import { ReportLag } from './report-lag';
 
 /** The longest one wait for an action's requests and their effect lasts; then the page is read as it stands. */
 const REQUESTS_MS = 5_000;
@@ -34,6 +35,8 @@ const QUIET_MAX_MS = 1_000;
 const OPENING_MS = 250;
 /** The longest wait for a report that may still come (a browser under heavy load). */
 const MAX_REPORT_WAIT_MS = 250;
+/** A late report is expected half as late again this much later. */
+const LAG_HALF_LIFE_MS = 10_000;
 /** The most answered addresses the page is asked to have at once (SETTLE takes 50). */
 const MAX_RECEIVED = 50;
 /** A tab not touched again this long after its action stops being watched. */
@@ -47,8 +50,8 @@ const pause = (ms: number, signal: AbortSignal) =>
 
 interface ActionRequests {
   requests: PendingRequests;
-  /** Addresses of the acting frame's requests answered since the page was last asked to settle. */
-  received: string[];
+  /** The acting frame's requests answered since the page was last asked to settle: address, and when reported. */
+  received: Array<{ url: string; reportedAt: number }>;
   /** When the page answered the action (0 until then). */
   answeredAt: number;
   /** When the page the action led to loaded (0: it stayed on its page). */
@@ -61,15 +64,10 @@ interface ActionRequests {
   stop(): void;
 }
 
-/**
- * How late the browser has lately reported a request to Jawad, ms: a report still to come may take
- * as long. It rises with the machine's load and decays back to the platform's figure.
- */
-let reportLag = REQUEST_REPORT_LAG_MS;
-
-function noteReportLag(observed: number): void {
-  reportLag = Math.min(MAX_REPORT_WAIT_MS, Math.max(REQUEST_REPORT_LAG_MS, Math.round(observed), Math.round(reportLag * 0.9)));
-}
+/** How late reports of requests come lately; a report still to come may take as long. */
+const reportLag = new ReportLag(REQUEST_REPORT_LAG_MS, MAX_REPORT_WAIT_MS, LAG_HALF_LIFE_MS);
+const reportLagNow = () => reportLag.at(Date.now());
+const noteReportLag = (observed: number) => reportLag.note(observed, Date.now());
 
 /** Each tab's last action's watch, until the tab's next tool call waits it out. */
 const watches = new Map<number, ActionRequests>();
@@ -116,10 +114,10 @@ function stopListeningWhenIdle(): void {
 export function watchActionRequests(tabId: number, frameId: number): void {
   watches.get(tabId)?.stop();
   const requests = new PendingRequests();
-  const received: string[] = [];
+  const received: ActionRequests['received'] = [];
   // The address each of the acting frame's requests was made for, which names its entry in the
-  // page's resource timeline (a redirect's later address would not).
-  const asked = new Map<string, string>();
+  // page's resource timeline (a redirect's later address would not), and when it was reported.
+  const asked = new Map<string, { url: string; reportedAt: number }>();
   const watch: ActionRequests = {
     requests,
     received,
@@ -128,12 +126,12 @@ export function watchActionRequests(tabId: number, frameId: number): void {
     frameId,
     started(details) {
       noteReportLag(Date.now() - details.timeStamp);
-      if (details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, details.url);
+      if (details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, { url: details.url, reportedAt: Date.now() });
       requests.started(details.requestId);
     },
     ended(details, answered) {
-      const url = asked.get(details.requestId);
-      if (answered && url !== undefined && received.length < MAX_RECEIVED) received.push(url);
+      const request = asked.get(details.requestId);
+      if (answered && request !== undefined && received.length < MAX_RECEIVED) received.push(request);
       asked.delete(details.requestId);
       requests.ended(details.requestId);
     },
@@ -170,7 +168,7 @@ export function forgetActionRequests(tabId: number): void {
  */
 function requestsMayStillCome(watch: ActionRequests | undefined): number {
   if (!watch || watch.answeredAt === 0) return 0;
-  const lateReport = watch.requests.freshCount === 0 ? watch.answeredAt + reportLag : 0;
+  const lateReport = watch.requests.freshCount === 0 ? watch.answeredAt + reportLagNow() : 0;
   return Math.max(0, lateReport - Date.now(), openingLeft(watch));
 }
 
@@ -232,15 +230,18 @@ async function waitOut({ requests, received, frameId }: ActionRequests, tab: Tar
   // An answer's script may send more requests (a view, then its navigation tree): until none is left.
   while (!signal.aborted && (await requests.idle(deadline - Date.now(), signal))) {
     const maxMs = Math.min(QUIET_MAX_MS, Math.max(0, deadline - Date.now()));
-    const payload = { quietMs: QUIET_MS, maxMs, received: received.splice(0) };
+    const answered = received.splice(0);
+    const payload = { quietMs: QUIET_MS, maxMs, received: answered.map(({ url }) => url) };
     const request = { type: 'SETTLE' as const, requestId: childRequestId(requestId, 'settle'), payload };
     // After a navigation the frame holds a new document, given an agent to watch it; a frame that
     // went away has nothing left to show.
-    await askPageAgent(tab, frameId, request, Settled).catch(() => undefined);
+    const settled = await askPageAgent(tab, frameId, request, Settled).catch(() => undefined);
+    // How late each was reported after the page started it, by the page's own clock.
+    settled?.startedAt.forEach((startedAt, index) => startedAt !== null && noteReportLag(answered[index]!.reportedAt - startedAt));
     if (Date.now() >= deadline) break;
     // The answer's script may have sent another request (a view, then its counts) that the
     // browser has yet to report.
-    if (requests.pendingCount === 0) await pause(reportLag, signal);
+    if (requests.pendingCount === 0) await pause(reportLagNow(), signal);
     if (requests.pendingCount === 0) break;
   }
   return requests.settled();
