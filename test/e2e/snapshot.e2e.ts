@@ -1,8 +1,8 @@
 /**
  * The snapshot tool against a realistic shop page (test/fixtures/snapshot-shop.html). The page
  * carries its own ground truth: data-expect="ref" on everything a user can act on, "none" on
- * interactive elements inside content that is hidden or not rendered, and a TRAP-<kind> marker in
- * each such trap.
+ * interactive elements inside content that is hidden or not rendered (or a link repeating the one
+ * before it), and a TRAP-<kind> marker in each such trap.
  */
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -236,6 +236,15 @@ for (const browserName of browsersUnderTest()) {
       expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('back-to-top')!.ref} url="#top" icon="icon-up"\\]`));
       expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('promo-close')!.ref} icon="icon-close"\\]`));
       expect(first.text).toMatch(new RegExp(`\\[link ref=${seen.get('collapse-tree')!.ref} icon="ic_b_minus"\\]`));
+    });
+
+    it('lists an icon and its label linked apart to one address once, and links of one name to other places each', () => {
+      const seen = refsByTestid(first);
+      expect(first.text).toMatch(new RegExp(`^- link "New store" \\[ref=${seen.get('store-new-icon')!.ref}\\]$`, 'm'));
+      expect(first.text.match(/link "New store"/g)).toHaveLength(1);
+      expect(first.text.match(/link "Opening hours"/g)).toHaveLength(2);
+      // Where the page's script decides (`#`), two links may do two things.
+      expect(first.text.match(/link "More stores"/g)).toHaveLength(2);
     });
 
     it('says which sprite icon a nameless icon button draws, and only the icon that shows', () => {

@@ -69,6 +69,8 @@ interface Walk {
   attached: Array<{ host: string[]; line: number; segment: Segment }>;
   /** The last table row written as a line, and the columns its cells or those above still hold for the rows under it. */
   heldColumns?: { after: Element; held: number[] };
+  /** The last ref written on a line of its own, and where. */
+  lastRefLine?: { element: Element; host: string[]; line: number };
 }
 
 interface CoverCheck {
@@ -245,9 +247,33 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
 }
 
 function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scrolledInto: Clip | undefined, judged: JudgedRoot): void {
+  const line = `- ${describeRef(walk, element, role, { root: judged })}`;
+  if (role === 'link' && isTwinOfLastLine(walk, element, line)) {
+    walk.found.pop();
+    return;
+  }
   walk.coverChecks.push({ line: walk.lines.length, element, rect, scrolledInto });
   if (walk.popupOwners.size > 0) walk.ownerLines.set(element, { host: walk.lines, line: walk.lines.length });
-  walk.lines.push(`- ${describeRef(walk, element, role, { root: judged })}`);
+  walk.lastRefLine = { element, host: walk.lines, line: walk.lines.length };
+  walk.lines.push(line);
+}
+
+const REF_MARK = / \[ref=[^\]]+\]/;
+
+/**
+ * A link right after one to the same address that reads the same: an icon and its label linked
+ * apart (phpMyAdmin's tree: an icon "New" and the text "New"; a product's picture and its title).
+ * A person sees one item, and either goes to the same place: the first stands for both.
+ */
+function isTwinOfLastLine(walk: Walk, element: Element, line: string): boolean {
+  const last = walk.lastRefLine;
+  if (!last || last.host !== walk.lines || last.line !== walk.lines.length - 1) return false;
+  // An address the page's script stands in for (`#`, `javascript:`) says nothing of where a link goes.
+  const written = element.getAttribute('href') ?? '';
+  if (written === '' || written.startsWith('#') || /^\s*javascript:/i.test(written)) return false;
+  const href = (element as HTMLAnchorElement).href;
+  if (typeof href !== 'string' || (last.element as HTMLAnchorElement).href !== href) return false;
+  return walk.lines[last.line]!.replace(REF_MARK, '') === line.replace(REF_MARK, '');
 }
 
 /**
