@@ -240,6 +240,12 @@ for (const browserName of browsersUnderTest()) {
       const shop = await tool(jawad, 'click', { ref: findRef(after, 'link', 'shop') });
       expect(shop.success, JSON.stringify(shop.error)).toBe(true);
       expect(await page.$eval('#status', (el) => el.textContent)).toBe('Opened shop.');
+
+      // The same page opened by address, and reloaded.
+      expect((await tool(jawad, 'open_url', { url: `${fixtures.url}/ajax-tree-later.html?again` })).success).toBe(true);
+      expect((await tool(jawad, 'snapshot')).data?.text).toContain('information_schema');
+      expect((await tool(jawad, 'reload_tab')).success).toBe(true);
+      expect((await tool(jawad, 'snapshot')).data?.text).toContain('information_schema');
     });
 
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {
