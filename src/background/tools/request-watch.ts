@@ -162,14 +162,12 @@ export function forgetActionRequests(tabId: number): void {
 }
 
 /**
- * How long (ms) a request of the tab's last action may still be reported or, on the page it
- * opened, still start: 0 when none can (no action, or the time passed). A report may still come
- * only while none came since the action.
+ * How long (ms) a request of the tab's last action, none of which was reported yet, may still be
+ * reported or, on the page it opened, still start: 0 when none can (no answer yet, or the time passed).
  */
-function requestsMayStillCome(watch: ActionRequests | undefined): number {
-  if (!watch || watch.answeredAt === 0) return 0;
-  const lateReport = watch.requests.freshCount === 0 ? watch.answeredAt + reportLagNow() : 0;
-  return Math.max(0, lateReport - Date.now(), openingLeft(watch));
+function requestsMayStillCome(watch: ActionRequests): number {
+  if (watch.answeredAt === 0) return 0;
+  return Math.max(0, watch.answeredAt + reportLagNow() - Date.now(), openingLeft(watch));
 }
 
 /** How long (ms) the page the last action opened may still start the requests it opens with. */
