@@ -170,9 +170,12 @@ function requestsMayStillCome(watch: ActionRequests): number {
   return Math.max(0, watch.answeredAt + reportLagNow() - Date.now(), openingLeft(watch));
 }
 
-/** How long (ms) the page the last action opened may still start the requests it opens with. */
+/**
+ * How long (ms) a request the page the last action opened starts as it opens may still be reported:
+ * one started as OPENING_MS ends is reported as late as reports lately came (Firefox under load).
+ */
 function openingLeft(watch: ActionRequests): number {
-  return watch.openedAt === 0 ? 0 : Math.max(0, watch.openedAt + OPENING_MS - Date.now());
+  return watch.openedAt === 0 ? 0 : Math.max(0, watch.openedAt + OPENING_MS + reportLagNow() - Date.now());
 }
 
 /**
