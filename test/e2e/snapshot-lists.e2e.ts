@@ -2,6 +2,7 @@
  * Long repeated structures are summarised with a count and paged through, not dumped.
  */
 import { describe, expect, it } from 'vitest';
+import { findRef } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
@@ -51,6 +52,29 @@ for (const browserName of browsersUnderTest()) {
       expect(role).toMatchObject({ role: 'combobox', name: 'Role All roles' });
       expect(snap.refs.find((r) => r.testid === 'filter-status')?.name).toBe('Status Any status');
       expect(snap.text.length).toBeLessThan(10_000);
+    });
+
+    it('lists a webmail’s entries once each — a tree’s or a menu’s item as the link or button it holds — and the focused row’s subject link like every other row’s', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/mail-list.html`);
+      const { text } = await snapshot(jawad);
+      // One line per entry, the item's state kept on the control's line.
+      expect(text).toMatch(/^- link "Inbox" \[ref=e\d+\] \[selected\]$/m);
+      expect(text).toMatch(/^- button "Reply" \[ref=e\d+\] \[disabled\]$/m);
+      expect(text).not.toMatch(/treeitem|menuitem/);
+      expect(text.match(/"Drafts"/g)).toHaveLength(1);
+      // The row that holds the keyboard focus reads as the others do, its subject a link to click.
+      expect(text).toMatch(/^\| Alice Martin Mon 09:30 \[link "Quarterly report meeting" ref=e\d+\] \| \|$/m);
+      expect(text).toMatch(/^\| Carol Diaz Sun 09:30 \[link "Invoice 2026-117" ref=e\d+\] \| \|$/m);
+
+      expect((await runTool(jawad, 'click', { ref: findRef(text, 'link', 'Quarterly report meeting') })).success).toBe(true);
+      expect(await page.$eval('#status', (el) => el.textContent)).toBe('Chose Quarterly report meeting.');
+      const chosen = (await snapshot(jawad)).text;
+      expect(chosen).toMatch(/^- button "Reply" \[ref=e\d+\]$/m);
+
+      expect((await runTool(jawad, 'click', { ref: findRef(chosen, 'link', 'Drafts') })).success).toBe(true);
+      expect(await page.$eval('#status', (el) => el.textContent)).toBe('Opened Drafts.');
+      expect((await snapshot(jawad)).text).toMatch(/^- link "Drafts" \[ref=e\d+\] \[selected\]$/m);
     });
   });
 }

@@ -69,8 +69,8 @@ interface Walk {
   attached: Array<{ host: string[]; line: number; segment: Segment }>;
   /** The last table row written as a line, and the columns its cells or those above still hold for the rows under it. */
   heldColumns?: { after: Element; held: number[] };
-  /** The last ref written on a line of its own, and where. */
-  lastRefLine?: { element: Element; host: string[]; line: number };
+  /** The last ref written on a line of its own, where, and what it was listed as. */
+  lastRefLine?: { element: Element; host: string[]; line: number; listed: SnapshotRef };
 }
 
 interface CoverCheck {
@@ -252,10 +252,37 @@ function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scro
     walk.found.pop();
     return;
   }
-  walk.coverChecks.push({ line: walk.lines.length, element, rect, scrolledInto });
-  if (walk.popupOwners.size > 0) walk.ownerLines.set(element, { host: walk.lines, line: walk.lines.length });
-  walk.lastRefLine = { element, host: walk.lines, line: walk.lines.length };
-  walk.lines.push(line);
+  const listed = walk.found.at(-1)!;
+  const item = itemOfLastLine(walk, element, listed);
+  const at = item ? item.line : walk.lines.length;
+  if (item) {
+    // The control stands for its item: the item's line becomes the control's, with the item's states.
+    const own = states(element, role);
+    const from = states(item.element, item.listed.role).filter((state) => !own.includes(state));
+    walk.lines[at] = line + from.map((state) => ` [${state}]`).join('');
+    walk.found.splice(walk.found.indexOf(item.listed), 1);
+    walk.coverChecks = walk.coverChecks.filter((check) => check.element !== item.element || check.line !== at);
+  } else {
+    walk.lines.push(line);
+  }
+  walk.coverChecks.push({ line: at, element, rect, scrolledInto });
+  if (walk.popupOwners.size > 0) walk.ownerLines.set(element, { host: walk.lines, line: at });
+  walk.lastRefLine = { element, host: walk.lines, line: at, listed };
+}
+
+/** Items of a menu, tree, list or tab bar: what the page marks as one entry, which a link or button inside may do the work of. */
+const ITEM_ROLES = new Set(['menuitem', 'treeitem', 'tab', 'option', 'listitem', 'row', 'gridcell']);
+
+/**
+ * The item listed on the line just before, when this control inside it reads the same: a menu's
+ * item holding its button "Reply", a folder tree's item holding its link "Inbox". A person sees
+ * one entry; the control is what takes the click and says whether it can (disabled).
+ */
+function itemOfLastLine(walk: Walk, element: Element, listed: SnapshotRef): Walk['lastRefLine'] {
+  const last = walk.lastRefLine;
+  if (!last || last.host !== walk.lines || last.line !== walk.lines.length - 1) return undefined;
+  if (!ITEM_ROLES.has(last.listed.role) || (listed.role !== 'link' && listed.role !== 'button')) return undefined;
+  return listed.name !== '' && listed.name === last.listed.name && last.element.contains(element) ? last : undefined;
 }
 
 const REF_MARK = / \[ref=[^\]]+\]/;
@@ -305,7 +332,7 @@ function inlineParts(walk: Walk, tree: VisibleTree, clip: Clip | undefined): (ch
     if ((!painted || tree.isHidden(child)) && !unseen) return 'skip';
     const role = roleOf(child);
     // Text is judged by the tree (a screen-reader-only 1×1 box clips its text away); a control by its box.
-    if (!isInteractive(child, role, false)) return 'read';
+    if (!isInteractive(child, role, false) || wrapsLink(child, role)) return 'read';
     const box = child.getBoundingClientRect();
     if (painted && box.width <= 1 && box.height <= 1) return 'skip';
     // Clipped away like the text around it: a link past a box's hidden overflow, or a fixed bar's past the viewport.
@@ -314,6 +341,21 @@ function inlineParts(walk: Walk, tree: VisibleTree, clip: Clip | undefined): (ch
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, { inline: tree })}]`;
   };
+}
+
+const LINKS = 'a[href],area[href],[role=link]';
+
+/**
+ * A role-less element that takes focus or clicks around a link: a list's current cell holding the
+ * keyboard focus (roving tabindex) around the row's subject link, a clickable card around its
+ * title link. The link is where a click on it leads; the element is read through, so the link
+ * keeps its ref — as one control, its content would fold into a name and the link drop out of a
+ * row's line, or be listed twice on lines of its own. (One around buttons or boxes only, a row
+ * that opens on a click beside its checkbox, stays a control; so does a box of a page's worth of
+ * text, whose content is listed as content anyway — a skip link's target.)
+ */
+function wrapsLink(element: Element, role: string): boolean {
+  return role === 'generic' && element.querySelector(LINKS) !== null && !isContainer(element, role);
 }
 
 /** The visible parts of an element the walk lists as one line, judged with what the walk has read already. */
@@ -505,7 +547,7 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const pointer = !insideControl && style.cursor === 'pointer' && shown();
   // A row of a list a click means (a virtualised inbox's) reads as a row; any other clickable or
   // focusable element without a role (a card, the main content a skip link focuses) as generic.
-  const interactive = isInteractive(element, role, pointer && !parentPointer);
+  const interactive = isInteractive(element, role, pointer && !parentPointer) && !wrapsLink(element, role);
   // Whether it is a list's row matters only to what is not a control already, or to how a role-less one reads.
   const listRow = (!interactive || role === 'generic') && !insideControl && isListRow(element, style, inherited.inScroller);
   const candidate = interactive || listRow;
