@@ -29,6 +29,8 @@ import { runAppTask } from '../test/support/real-apps/run-app-task';
 import { WIKI_TASKS } from '../test/support/real-apps/wiki-tasks';
 import { startWordPress } from '../test/support/real-apps/wordpress';
 import { WP_TASKS } from '../test/support/real-apps/wp-tasks';
+import { startRoundcube } from '../test/support/real-apps/roundcube';
+import { ROUNDCUBE_TASKS } from '../test/support/real-apps/roundcube-tasks';
 import { launchAnchorBrowser, VIEWPORT } from './bench-snapshot/anchor';
 import { runBaselineTask } from './bench-agent/playwright-agent';
 import { ensureBrowsers } from './ensure-browsers.mjs';
@@ -45,6 +47,7 @@ const SUITES: Suite[] = [
   { name: 'Adminer', start: startAdminer, tasks: ADMINER_TASKS },
   { name: 'WordPress', start: startWordPress, tasks: WP_TASKS },
   { name: 'phpMyAdmin', start: startPhpMyAdmin, tasks: PMA_TASKS },
+  { name: 'Roundcube', start: startRoundcube, tasks: ROUNDCUBE_TASKS },
 ];
 
 interface Result {

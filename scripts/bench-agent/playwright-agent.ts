@@ -134,7 +134,10 @@ export async function runBaselineTask(page: Page, model: Responder, task: string
     for (;;) {
       const body = { model: 'test-model', stream: true, messages, tools: preamble.tools };
       requests.push(JSON.stringify({ messages, tools: preamble.tools }));
-      const outcome = replyCalls(model(request(body)));
+      const reply = model(request(body));
+      // The model's thinking time, as the provider server plays it for Jawad.
+      if (reply && 'delayMs' in reply && reply.delayMs) await new Promise((done) => setTimeout(done, reply.delayMs));
+      const outcome = replyCalls(reply);
       if (typeof outcome === 'string') return { answer: outcome, steps, requests, lastSnapshot };
       if (++steps > MAX_STEPS) throw new Error('step limit');
       messages.push({ role: 'assistant', content: null, tool_calls: outcome.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });

@@ -11,7 +11,7 @@ import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/mess
 import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
-import { afterFrameworks, keyboardEvent, type Modifiers, pointerSequence, prepare, waitFor } from './actions/gestures';
+import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
 import { visibleContent } from './snapshot/name';
 import { typedThrough } from './snapshot/roles';
@@ -276,9 +276,9 @@ async function click({ resolved: { element, label }, refs }: ActCall): Promise<A
 async function doubleClick({ resolved: { element, label } }: ActCall): Promise<ActionOutcome> {
   const target = await prepare(element, label);
   const navigates = leavesWhile(() => {
-    pointerSequence(target);
-    pointerSequence(target);
-    target.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, composed: true, view: window, detail: 2 }));
+    pointerSequence(target, 1);
+    pointerSequence(target, 2);
+    target.dispatchEvent(new MouseEvent('dblclick', mouseInit(target, 2)));
   });
   return { action: 'dblclick', target: label, ...leavingMark(navigates) };
 }

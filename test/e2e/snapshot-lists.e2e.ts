@@ -54,7 +54,7 @@ for (const browserName of browsersUnderTest()) {
       expect(snap.text.length).toBeLessThan(10_000);
     });
 
-    it('lists a webmail’s entries once each — a tree’s or a menu’s item as the link or button it holds — and the focused row’s subject link like every other row’s', async () => {
+    it('lists a webmail’s entries once each — a tree’s or a menu’s item as the link or button it holds, the focused row’s subject link like every other row’s, icon links by address — and clicks as a mouse does', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/mail-list.html`);
       const { text } = await snapshot(jawad);
@@ -67,8 +67,14 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toMatch(/^\| Alice Martin Mon 09:30 \[link "Quarterly report meeting" ref=e\d+\] \| \|$/m);
       expect(text).toMatch(/^\| Carol Diaz Sun 09:30 \[link "Invoice 2026-117" ref=e\d+\] \| \|$/m);
 
+      // Icon buttons whose labels the window hides say where they lead.
+      expect(text).toMatch(/^- button \[ref=e\d+\] url="\/settings"$/m);
+
+      // A click is a mouse's, with the pointer's place: the page chooses the row, as for a person,
+      // and does not follow the link as it would for the Enter key.
       expect((await runTool(jawad, 'click', { ref: findRef(text, 'link', 'Quarterly report meeting') })).success).toBe(true);
       expect(await page.$eval('#status', (el) => el.textContent)).toBe('Chose Quarterly report meeting.');
+      expect(await page.evaluate(() => location.hash)).toBe('');
       const chosen = (await snapshot(jawad)).text;
       expect(chosen).toMatch(/^- button "Reply" \[ref=e\d+\]$/m);
 

@@ -227,7 +227,9 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   if (name) parts.push(quote(name));
   parts.push(mark(`ref=${ref}`));
   for (const state of states(element, role)) parts.push(mark(state));
-  const destination = !name && role === 'link' ? destinationOf(element) : undefined;
+  // A nameless link tells where it goes, whatever role it plays (a toolkit's icon button is often a
+  // link with role=button: Roundcube's Settings, its label hidden in a narrow window).
+  const destination = !name && (role === 'link' || LINK_TAGS.has(element.localName)) ? destinationOf(element) : undefined;
   if (destination) parts.push(`url=${quote(destination, URL_SHOWN, 'get with attribute href gives all')}`);
   // A box holding a page's worth of content is not told by an icon somewhere inside it.
   const icon = name || container ? undefined : iconOf(element);
@@ -286,6 +288,7 @@ function itemOfLastLine(walk: Walk, element: Element, listed: SnapshotRef): Walk
 }
 
 const REF_MARK = / \[ref=[^\]]+\]/;
+const LINK_TAGS = new Set(['a', 'area']);
 
 /**
  * A link right after one to the same address that reads the same: an icon and its label linked
