@@ -63,6 +63,8 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toMatch(/^- button "Reply" \[ref=e\d+\] \[disabled\]$/m);
       expect(text).not.toMatch(/treeitem|menuitem/);
       expect(text.match(/"Drafts"/g)).toHaveLength(1);
+      expect(text.match(/"User Interface"/g)).toHaveLength(1);
+      expect(text).toMatch(/^- option "User Interface" \[ref=e\d+\] \[selected\]$/m);
       // The row that holds the keyboard focus reads as the others do, its subject a link to click.
       expect(text).toMatch(/^\| Alice Martin Mon 09:30 \[link "Quarterly report meeting" ref=e\d+\] \| \|$/m);
       expect(text).toMatch(/^\| Carol Diaz Sun 09:30 \[link "Invoice 2026-117" ref=e\d+\] \| \|$/m);

@@ -109,6 +109,12 @@ describe('findRef', () => {
     expect(findRef(SNAPSHOT, 'link', 'Place order')).toBeUndefined();
   });
 
+  it('reads a name past an icon font’s glyph, as a reader sees no letter there', () => {
+    const outline = '- menuitem " Mark" [ref=f1e106]:\n  - button "\uf0e0 Mark" [ref=f1e107]';
+    expect(findRef(outline, 'button', 'Mark')).toBe('f1e107');
+    expect(findRef(outline, 'button', 'Marks')).toBeUndefined();
+  });
+
   it('reads frame refs, escaped quotes, any role and values', () => {
     expect(findRef(SNAPSHOT, 'button', 'Check availability')).toBe('f3e2');
     expect(findRef(SNAPSHOT, 'button', 'Say "hi"')).toBe('e6');

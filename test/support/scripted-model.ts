@@ -209,8 +209,11 @@ function matches(matcher: RoleMatcher | NameMatcher, text: string): boolean {
   return squash(matcher) === squash(text);
 }
 
+/** Icon fonts' glyphs (Unicode's private use areas), which a reader sees as no letter at all. */
+const GLYPHS = /[\uE000-\uF8FF\u{F0000}-\u{10FFFF}]/gu;
+
 function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return text.replace(GLYPHS, '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /**

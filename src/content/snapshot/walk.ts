@@ -256,17 +256,12 @@ function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scro
   }
   const listed = walk.found.at(-1)!;
   const item = itemOfLastLine(walk, element, listed);
-  const at = item ? item.line : walk.lines.length;
-  if (item) {
-    // The control stands for its item: the item's line becomes the control's, with the item's states.
-    const own = states(element, role);
-    const from = states(item.element, item.listed.role).filter((state) => !own.includes(state));
-    walk.lines[at] = line + from.map((state) => ` [${state}]`).join('');
-    walk.found.splice(walk.found.indexOf(item.listed), 1);
-    walk.coverChecks = walk.coverChecks.filter((check) => check.element !== item.element || check.line !== at);
-  } else {
-    walk.lines.push(line);
+  // A box inside an item that only holds the focus for it: the item stands for both.
+  if (item && listed.role === 'generic') {
+    walk.found.pop();
+    return;
   }
+  const at = item ? standInForItem(walk, item, element, role, line) : walk.lines.push(line) - 1;
   walk.coverChecks.push({ line: at, element, rect, scrolledInto });
   if (walk.popupOwners.size > 0) walk.ownerLines.set(element, { host: walk.lines, line: at });
   walk.lastRefLine = { element, host: walk.lines, line: at, listed };
@@ -275,15 +270,29 @@ function emitRef(walk: Walk, element: Element, role: string, rect: DOMRect, scro
 /** Items of a menu, tree, list or tab bar: what the page marks as one entry, which a link or button inside may do the work of. */
 const ITEM_ROLES = new Set(['menuitem', 'treeitem', 'tab', 'option', 'listitem', 'row', 'gridcell']);
 
+/** The item's line becomes the control's, with the item's states; returns the line's index. */
+function standInForItem(walk: Walk, item: NonNullable<Walk['lastRefLine']>, control: Element, role: string, line: string): number {
+  const own = states(control, role);
+  const from = states(item.element, item.listed.role).filter((state) => !own.includes(state));
+  walk.lines[item.line] = line + from.map((state) => ` [${state}]`).join('');
+  walk.found.splice(walk.found.indexOf(item.listed), 1);
+  walk.coverChecks = walk.coverChecks.filter((check) => check.element !== item.element || check.line !== item.line);
+  return item.line;
+}
+
+/** What inside an item may read as it does: the control doing its work, or a box holding its focus. */
+const INSIDE_ITEM_ROLES = new Set(['link', 'button', 'generic']);
+
 /**
  * The item listed on the line just before, when this control inside it reads the same: a menu's
- * item holding its button "Reply", a folder tree's item holding its link "Inbox". A person sees
- * one entry; the control is what takes the click and says whether it can (disabled).
+ * item holding its button "Reply", a folder tree's item holding its link "Inbox", a settings
+ * list's option holding a focusable cell "User Interface". A person sees one entry; a link or
+ * button is what takes the click and says whether it can (disabled).
  */
 function itemOfLastLine(walk: Walk, element: Element, listed: SnapshotRef): Walk['lastRefLine'] {
   const last = walk.lastRefLine;
   if (!last || last.host !== walk.lines || last.line !== walk.lines.length - 1) return undefined;
-  if (!ITEM_ROLES.has(last.listed.role) || (listed.role !== 'link' && listed.role !== 'button')) return undefined;
+  if (!ITEM_ROLES.has(last.listed.role) || !INSIDE_ITEM_ROLES.has(listed.role)) return undefined;
   return listed.name !== '' && listed.name === last.listed.name && last.element.contains(element) ? last : undefined;
 }
 

@@ -6,7 +6,7 @@
  * file name (S seen, F flagged), a folder is a directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync, cpSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -228,14 +228,12 @@ export async function startRoundcube(): Promise<Roundcube> {
   for (const name of ['defaults.inc.php', 'mimetypes.php']) cpSync(join('/etc/roundcube', name), join(conf, name));
   writeFileSync(join(conf, 'config.inc.php'), roundcubeConf(dir, dovecot.port));
   for (const sub of ['logs', 'temp']) mkdirSync(join(dir, sub));
+  // No router rules: php -S serves files as they are and runs PHP files, `/` by its index.php.
   writeFileSync(join(dir, 'router.php'), '<?php return false;\n');
-  let server;
-  try {
-    server = await startPhpServer(ROUNDCUBE, join(dir, 'router.php'), '/', { ROUNDCUBE_CONFIG_DIR: conf, PHP_CLI_SERVER_WORKERS: '4' });
-  } catch (error) {
+  const server = await startPhpServer(ROUNDCUBE, join(dir, 'router.php'), '/', { ROUNDCUBE_CONFIG_DIR: conf, PHP_CLI_SERVER_WORKERS: '4' }).catch(async (error: unknown) => {
     await dovecot.stop();
     throw error;
-  }
+  });
   const home = await (await fetch(`${server.url}/`)).text();
   if (!home.includes('Team Mail')) {
     await server.stop();
