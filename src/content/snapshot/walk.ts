@@ -290,10 +290,15 @@ const INSIDE_ITEM_ROLES = new Set(['link', 'button', 'generic']);
  * button is what takes the click and says whether it can (disabled).
  */
 function itemOfLastLine(walk: Walk, element: Element, listed: SnapshotRef): Walk['lastRefLine'] {
-  const last = walk.lastRefLine;
-  if (!last || last.host !== walk.lines || last.line !== walk.lines.length - 1) return undefined;
-  if (!ITEM_ROLES.has(last.listed.role) || !INSIDE_ITEM_ROLES.has(listed.role)) return undefined;
+  const last = refLineJustWritten(walk);
+  if (!last || !ITEM_ROLES.has(last.listed.role) || !INSIDE_ITEM_ROLES.has(listed.role)) return undefined;
   return listed.name !== '' && listed.name === last.listed.name && last.element.contains(element) ? last : undefined;
+}
+
+/** The last ref's line when it is the line just written, in the lines being written now (nothing came between). */
+function refLineJustWritten(walk: Walk): Walk['lastRefLine'] {
+  const last = walk.lastRefLine;
+  return last && last.host === walk.lines && last.line === walk.lines.length - 1 ? last : undefined;
 }
 
 const REF_MARK = / \[ref=[^\]]+\]/;
@@ -305,8 +310,8 @@ const LINK_TAGS = new Set(['a', 'area']);
  * A person sees one item, and either goes to the same place: the first stands for both.
  */
 function isTwinOfLastLine(walk: Walk, element: Element, line: string): boolean {
-  const last = walk.lastRefLine;
-  if (!last || last.host !== walk.lines || last.line !== walk.lines.length - 1) return false;
+  const last = refLineJustWritten(walk);
+  if (!last) return false;
   // An address the page's script stands in for (`#`, `javascript:`) says nothing of where a link goes.
   const written = element.getAttribute('href') ?? '';
   if (written === '' || written.startsWith('#') || /^\s*javascript:/i.test(written)) return false;
