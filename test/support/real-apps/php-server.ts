@@ -1,6 +1,7 @@
 /** PHP's built-in web server on loopback, for real PHP applications in the tests. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../ports';
+import { startServerProcess } from './server-process';
 
 export interface PhpServer {
   url: string;
@@ -33,29 +34,8 @@ export async function startPhpServer(docroot: string, router: string, probePath:
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Its own process group: with PHP_CLI_SERVER_WORKERS the server forks workers, which must stop with it.
-  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', docroot, router], { env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
-  const kill = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // already gone
-    }
-  };
-  try {
-    await waitUntilServing(`${url}${probePath}`, child, 30_000);
-  } catch (error) {
-    kill('SIGKILL');
-    throw error;
-  }
-  return {
-    url,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        kill('SIGTERM');
-      }),
-  };
+  const server = await startServerProcess('php', ['-S', `127.0.0.1:${port}`, '-t', docroot, router], env, (child) => waitUntilServing(`${url}${probePath}`, child, 30_000));
+  return { url, stop: server.stop };
 }
 
 /**

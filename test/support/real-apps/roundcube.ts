@@ -5,7 +5,7 @@
  * mailbox is plain Maildir files, and they answer what happened: a message's flags are in its
  * file name (S seen, F flagged), a folder is a directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import type { RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { freePort } from '../ports';
 import { startPhpServer } from './php-server';
+import { startServerProcess } from './server-process';
 
 const ROUNDCUBE = '/usr/share/roundcube';
 export const MAIL_USER = { user: 'ada@example.com', password: 'Jawad-mail-pass-3' };
@@ -168,29 +169,8 @@ async function startDovecot(dir: string): Promise<{ port: number; stop(): Promis
   writeFileSync(join(dir, 'dovecot.conf'), dovecotConf(dir, port));
   writeFileSync(join(dir, 'users'), `${MAIL_USER.user}:{PLAIN}${MAIL_USER.password}\n`);
   // Foreground (-F), its own process group: stopping it stops its login and imap processes.
-  const child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: 'ignore', detached: true });
-  const kill = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // already gone
-    }
-  };
-  try {
-    await waitForPort(port, child, 30_000);
-  } catch (error) {
-    kill('SIGKILL');
-    throw error;
-  }
-  return {
-    port,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        kill('SIGTERM');
-      }),
-  };
+  const server = await startServerProcess('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], {}, (child) => waitForPort(port, child, 30_000));
+  return { port, stop: server.stop };
 }
 
 /** The user's Maildir with the seed messages, owned by the user Dovecot reads mail as. */
