@@ -1,10 +1,39 @@
 /**
  * Real tasks on a real Roundcube webmail (Debian's package, installed by this test when missing,
  * run on PHP's built-in server over a private Dovecot IMAP server): the agent with a scripted model
- * that reads each snapshot for its targets, checked in the mailbox's own Maildir files.
+ * that reads each snapshot for its targets, checked in the mailbox's own Maildir files. And the mail
+ * view as the snapshot lists it: every entry once, no ref that does nothing.
  */
-import { startRoundcube } from '../support/real-apps/roundcube';
+import { describe, expect, it } from 'vitest';
+import { INBOX, MAIL_USER, startRoundcube } from '../support/real-apps/roundcube';
 import { ROUNDCUBE_TASKS } from '../support/real-apps/roundcube-tasks';
-import { describeAppTasks } from './support/real-app-suite';
+import { browsersUnderTest } from './support/extension-browser';
+import { useReadyJawad } from './support/flows';
+import { describeAppTasks, useRealApp } from './support/real-app-suite';
+import { runTool } from './support/run-tool';
 
 describeAppTasks('Roundcube tasks', startRoundcube, ROUNDCUBE_TASKS);
+
+for (const browserName of browsersUnderTest()) {
+  describe(`Roundcube's mail view in ${browserName}`, () => {
+    const suite = useReadyJawad(browserName);
+    const started = useRealApp(startRoundcube);
+
+    it('lists each message’s subject link, and neither the toolbar’s spacer nor the message list itself as a control', async () => {
+      const page = await suite.jawad.openTab(`${started().url}/`);
+      await page.type('#rcmloginuser', MAIL_USER.user);
+      await page.type('#rcmloginpwd', MAIL_USER.password);
+      await Promise.all([page.waitForNavigation(), page.click('#rcmloginsubmit')]);
+      await page.waitForSelector('#messagelist tbody tr');
+      // The list holds the focus after logging in; once the focus is elsewhere it takes it back
+      // from the keyboard (tabindex="0").
+      await page.focus('#mailsearchform');
+      await page.waitForSelector('#messagelist[tabindex="0"]');
+      const reply = await runTool<{ text: string }>(suite.jawad, 'snapshot');
+      const text = reply.data!.text;
+      for (const { subject } of INBOX) expect(text).toMatch(new RegExp(`^\\| .*\\[link "${subject.replace('?', '\\?')}" ref=e\\d+\\] \\| \\|$`, 'm'));
+      expect(text).toMatch(/^- button "Delete" \[ref=e\d+\] \[disabled\]$/m);
+      expect(text).not.toMatch(/Email Messages Listing|menuitem/);
+    }, 120_000);
+  });
+}

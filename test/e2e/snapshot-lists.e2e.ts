@@ -61,13 +61,23 @@ for (const browserName of browsersUnderTest()) {
       // One line per entry, the item's state kept on the control's line.
       expect(text).toMatch(/^- link "Inbox" \[ref=e\d+\] \[selected\]$/m);
       expect(text).toMatch(/^- button "Reply" \[ref=e\d+\] \[disabled\]$/m);
-      expect(text).not.toMatch(/treeitem|menuitem/);
+      // The toolbar's spacer, an item with nothing in it, is not listed; the items drawn by an icon are.
+      expect(text.match(/^- menuitem \[ref=e\d+\]$/gm)).toHaveLength(2);
+      expect(text.match(/menuitem/g)).toHaveLength(2);
+      expect(text).not.toMatch(/treeitem/);
       expect(text.match(/"Drafts"/g)).toHaveLength(1);
       expect(text.match(/"User Interface"/g)).toHaveLength(1);
       expect(text).toMatch(/^- option "User Interface" \[ref=e\d+\] \[selected\]$/m);
       // The row that holds the keyboard focus reads as the others do, its subject a link to click.
       expect(text).toMatch(/^\| Alice Martin Mon 09:30 \[link "Quarterly report meeting" ref=e\d+\] \| \|$/m);
       expect(text).toMatch(/^\| Carol Diaz Sun 09:30 \[link "Invoice 2026-117" ref=e\d+\] \| \|$/m);
+
+      // A list or a menu that only moves the focus between its entries is no control of its own.
+      expect(text).not.toMatch(/"Messages"|"Account"|^- menu \[/m);
+      expect(text).toMatch(/^- link "Sign out" \[ref=e\d+\]$/m);
+      // One that scrolls stays a control: it is what scrolling moves. So does one a click means something on.
+      expect(text).toMatch(/^- generic "Contacts" \[ref=e\d+\]$/m);
+      expect(text).toMatch(/^- tree "Labels" \[ref=e\d+\]$/m);
 
       // Icon buttons whose labels the window hides say where they lead.
       expect(text).toMatch(/^- button \[ref=e\d+\] url="\/settings"$/m);

@@ -108,7 +108,7 @@ export function isInteractive(element: Element, role: string, cursorPointer: boo
   const tag = element.localName;
   if (tag === 'input') return (element as HTMLInputElement).type !== 'hidden';
   if (NATIVE_CONTROLS.has(tag) || (tag === 'a' && element.hasAttribute('href'))) return true;
-  if (INTERACTIVE_ROLES.has(role)) return true;
+  if (INTERACTIVE_ROLES.has(role)) return cursorPointer || !isBareRole(element);
   if (isEditingHost(element)) return true;
   if (element.hasAttribute('onclick')) return true;
   const tabIndex = element.getAttribute('tabindex');
@@ -116,6 +116,20 @@ export function isInteractive(element: Element, role: string, cursorPointer: boo
   if (tabIndex !== null && ROW_ROLES.has(role)) return true;
   if (tabIndex !== null && Number(tabIndex) >= 0 && tag !== 'body') return true;
   return cursorPointer && !LANDMARKS.has(role) && !standsInForControl(element);
+}
+
+/** Attributes that give an element with a role a name, a state, focus or a click of its own. */
+const BEARS_MEANING = /^(aria-|tabindex$|title$|onclick$|contenteditable$)/;
+
+/**
+ * A role and nothing else: no content, name, state or focus, nothing drawn of its own (the spacer
+ * `<li role="menuitem">` between a webmail toolbar's groups). Nothing there a person could act on.
+ */
+function isBareRole(element: Element): boolean {
+  if (element.firstElementChild || /\S/.test(element.textContent ?? '')) return false;
+  for (const { name } of element.attributes) if (BEARS_MEANING.test(name)) return false;
+  if (getComputedStyle(element).backgroundImage !== 'none') return false;
+  return ['::before', '::after'].every((pseudo) => ['none', 'normal'].includes(getComputedStyle(element, pseudo).content));
 }
 
 /**

@@ -375,6 +375,20 @@ function wrapsLink(element: Element, role: string): boolean {
   return role === 'generic' && element.querySelector(LINKS) !== null && !isContainer(element, role);
 }
 
+/** Widgets made of items: a person acts on an item, never on the whole. */
+const COMPOSITES = new Set(['menu', 'menubar', 'tablist', 'tree', 'treegrid', 'grid', 'toolbar', 'radiogroup', 'table']);
+const ITEMS = `${LINKS},button,input,select,textarea,tr,[role=button],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=treeitem],[role=radio],[role=row],[role=gridcell]`;
+
+/**
+ * A menu, tab list or table that takes the keyboard focus to move it between its items (a news
+ * site's account menu, a webmail's message list): its items are listed, each with its ref; the
+ * whole, listed as a control too, would be a ref that does nothing. A scroll box keeps its ref:
+ * it is what scrolling moves. (So does one whose pointer says a click on it means something.)
+ */
+function focusMovesAmongItems(element: Element, role: string, overflowY: string): boolean {
+  return (COMPOSITES.has(role) || (role === 'generic' && element.localName === 'table')) && !isScroller(element, overflowY) && element.querySelector(ITEMS) !== null;
+}
+
 /** The visible parts of an element the walk lists as one line, judged with what the walk has read already. */
 function treeOf(walk: Walk, root: Element, judgedRoot: JudgedRoot): VisibleTree {
   // Its text is read by inlineText, which keeps the words of a block (a flex item) apart.
@@ -564,12 +578,12 @@ function visit(walk: Walk, element: Element, inherited: Inherited): Descent {
   const pointer = !insideControl && style.cursor === 'pointer' && shown();
   // A row of a list a click means (a virtualised inbox's) reads as a row; any other clickable or
   // focusable element without a role (a card, the main content a skip link focuses) as generic.
-  const interactive = isInteractive(element, role, pointer && !parentPointer) && !wrapsLink(element, role);
+  const overflow = overflowOf(style);
+  const interactive = isInteractive(element, role, pointer && !parentPointer) && !wrapsLink(element, role) && (pointer || !focusMovesAmongItems(element, role, overflow.y));
   // Whether it is a list's row matters only to what is not a control already, or to how a role-less one reads.
   const listRow = (!interactive || role === 'generic') && !insideControl && isListRow(element, style, inherited.inScroller);
   const candidate = interactive || listRow;
   const acts = candidate && (shown() || (isStyledChoice(element) && labelShown(element, around)) || (!painted && takesClicksUnseen(element) && visibleIn(box(), clip)));
-  const overflow = overflowOf(style);
   // Text no one can read (font-size: 0, the colour of its background) is left out like hidden
   // text. Text is judged where it is drawn, not by its element's box: text overflowing a box of no
   // height shows, text clipped away or pushed off the page does not.
