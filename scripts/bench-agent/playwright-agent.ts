@@ -24,6 +24,15 @@ interface Call {
 }
 
 const MAX_STEPS = 30;
+/**
+ * A real model answers a tool result in a second or more, so it never reads a page the moment an
+ * action ended. The scripted model answers at once; played as is, the baseline read pages that
+ * load their content by script after their load event (Roundcube's message list, right after
+ * logging in) before that content came — which failed a different one of its tasks from run to
+ * run, and says nothing about its snapshot. Jawad waits for such requests itself
+ * (request-watch.ts), so its side is played without the pause.
+ */
+const MODEL_ANSWER_MS = 1_000;
 const ACTION_TIMEOUT_MS = 10_000;
 
 function request(body: unknown): RecordedRequest {
@@ -135,9 +144,13 @@ export async function runBaselineTask(page: Page, model: Responder, task: string
       const body = { model: 'test-model', stream: true, messages, tools: preamble.tools };
       requests.push(JSON.stringify({ messages, tools: preamble.tools }));
       const reply = model(request(body));
-      // The model's thinking time, as the provider server plays it for Jawad.
-      if (reply && 'delayMs' in reply && reply.delayMs) await new Promise((done) => setTimeout(done, reply.delayMs));
       const outcome = replyCalls(reply);
+      // The model's thinking time, as the provider server plays it for Jawad; before a snapshot, at
+      // least as long as a real model takes to answer (see MODEL_ANSWER_MS).
+      const asked = reply && 'delayMs' in reply ? (reply.delayMs ?? 0) : 0;
+      const reads = typeof outcome !== 'string' && outcome.some((call) => call.name === 'snapshot');
+      const thinkMs = reads ? Math.max(asked, MODEL_ANSWER_MS) : asked;
+      if (thinkMs > 0) await new Promise((done) => setTimeout(done, thinkMs));
       if (typeof outcome === 'string') return { answer: outcome, steps, requests, lastSnapshot };
       if (++steps > MAX_STEPS) throw new Error('step limit');
       messages.push({ role: 'assistant', content: null, tool_calls: outcome.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });
