@@ -5,7 +5,7 @@
  * mailbox is plain Maildir files, and they answer what happened: a message's flags are in its
  * file name (S seen, F flagged), a folder is a directory.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -191,6 +191,17 @@ function seedMailbox(dir: string): string {
   return maildir;
 }
 
+/**
+ * Has Dovecot index the seeded inbox, as a server that delivered the mail would have. A mailbox
+ * never indexed answers two first sessions at once wrongly: while one builds the index, the other's
+ * STATUS reads it empty — Roundcube's message list (one request) then said "Mailbox is empty" while
+ * its unread count (another) said 4.
+ */
+function indexMailbox(dir: string): void {
+  const status = execFileSync('doveadm', ['-c', join(dir, 'dovecot.conf'), 'mailbox', 'status', '-u', MAIL_USER.user, 'messages', 'INBOX'], { encoding: 'utf8' });
+  if (status.trim() !== `INBOX messages=${INBOX.length}`) throw new Error(`Dovecot indexed the seeded inbox as: ${status.trim()}`);
+}
+
 export async function startRoundcube(): Promise<Roundcube> {
   ensurePackages(['roundcube-core', 'roundcube-sqlite3', 'php-sqlite3', 'dovecot-imapd', 'php-cli'], [
     // Roundcube's database is the tests' own SQLite file, made by Roundcube itself on first use.
@@ -203,6 +214,12 @@ export async function startRoundcube(): Promise<Roundcube> {
   chmodSync(dir, 0o755);
   const maildir = seedMailbox(dir);
   const dovecot = await startDovecot(dir);
+  try {
+    indexMailbox(dir);
+  } catch (error) {
+    await dovecot.stop();
+    throw error;
+  }
   const conf = join(dir, 'conf');
   mkdirSync(conf);
   for (const name of ['defaults.inc.php', 'mimetypes.php']) cpSync(join('/etc/roundcube', name), join(conf, name));
