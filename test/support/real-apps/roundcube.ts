@@ -163,13 +163,29 @@ function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Prom
   });
 }
 
+/**
+ * Has Dovecot index the seeded inbox, as a server that delivered the mail would have. A mailbox
+ * never indexed answers two first sessions at once wrongly: while one builds the index, the other's
+ * STATUS reads it empty — Roundcube's message list (one request) then said "Mailbox is empty" while
+ * its unread count (another) said 4.
+ */
+function indexMailbox(dir: string): void {
+  const status = execFileSync('doveadm', ['-c', join(dir, 'dovecot.conf'), 'mailbox', 'status', '-u', MAIL_USER.user, 'messages', 'INBOX'], { encoding: 'utf8' });
+  if (status.trim() !== `INBOX messages=${INBOX.length}`) throw new Error(`Dovecot indexed the seeded inbox as: ${status.trim()}`);
+}
+
 async function startDovecot(dir: string): Promise<{ port: number; stop(): Promise<void> }> {
   const port = await freePort();
   for (const sub of ['run', 'state']) mkdirSync(join(dir, sub));
   writeFileSync(join(dir, 'dovecot.conf'), dovecotConf(dir, port));
   writeFileSync(join(dir, 'users'), `${MAIL_USER.user}:{PLAIN}${MAIL_USER.password}\n`);
-  // Foreground (-F), its own process group: stopping it stops its login and imap processes.
-  const server = await startServerProcess('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], {}, (child) => waitForPort(port, child, 30_000));
+  // Foreground (-F), its own process group: stopping it stops its login and imap processes. Ready
+  // once it listens and has indexed the seeded inbox.
+  const ready = async (child: ChildProcess) => {
+    await waitForPort(port, child, 30_000);
+    indexMailbox(dir);
+  };
+  const server = await startServerProcess('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], {}, ready);
   return { port, stop: server.stop };
 }
 
@@ -191,17 +207,6 @@ function seedMailbox(dir: string): string {
   return maildir;
 }
 
-/**
- * Has Dovecot index the seeded inbox, as a server that delivered the mail would have. A mailbox
- * never indexed answers two first sessions at once wrongly: while one builds the index, the other's
- * STATUS reads it empty — Roundcube's message list (one request) then said "Mailbox is empty" while
- * its unread count (another) said 4.
- */
-function indexMailbox(dir: string): void {
-  const status = execFileSync('doveadm', ['-c', join(dir, 'dovecot.conf'), 'mailbox', 'status', '-u', MAIL_USER.user, 'messages', 'INBOX'], { encoding: 'utf8' });
-  if (status.trim() !== `INBOX messages=${INBOX.length}`) throw new Error(`Dovecot indexed the seeded inbox as: ${status.trim()}`);
-}
-
 export async function startRoundcube(): Promise<Roundcube> {
   ensurePackages(['roundcube-core', 'roundcube-sqlite3', 'php-sqlite3', 'dovecot-imapd', 'php-cli'], [
     // Roundcube's database is the tests' own SQLite file, made by Roundcube itself on first use.
@@ -214,12 +219,6 @@ export async function startRoundcube(): Promise<Roundcube> {
   chmodSync(dir, 0o755);
   const maildir = seedMailbox(dir);
   const dovecot = await startDovecot(dir);
-  try {
-    indexMailbox(dir);
-  } catch (error) {
-    await dovecot.stop();
-    throw error;
-  }
   const conf = join(dir, 'conf');
   mkdirSync(conf);
   for (const name of ['defaults.inc.php', 'mimetypes.php']) cpSync(join('/etc/roundcube', name), join(conf, name));
