@@ -16,7 +16,9 @@
  *  4. Ground truth where the page carries data-expect marks: recall of the marked controls, and
  *     hidden elements that were given a ref anyway (scripts/bench-snapshot/truth.ts).
  *  5. Page load with and without the extension installed, in many back-to-back pairs, the figure
- *     being the median of the pairs' ratios (scripts/bench-snapshot/load-time.ts).
+ *     being the median of the pairs' ratios (scripts/bench-snapshot/load-time.ts); then one
+ *     request's round trip from the page, with and without, where what the extension adds to each
+ *     request shows above the noise of whole loads.
  * Prints a table per page with targets and PASS/FAIL, and writes DIR/<n>.json per page (n from 1, in
  * the order of the URLs). It is a measurement, not a test: it exits 0 when a target is missed, 1 only
  * when something could not be measured.
@@ -38,6 +40,7 @@ import { openJawadSession, type JawadMeasurement, type JawadSession } from './be
 import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/report';
 import { scoreRefs, type TruthScore } from './bench-snapshot/truth';
 import { attempt, failed, type Outcome } from './bench/outcome';
+import { median } from './bench/stats';
 import { corpusPaths, keptShare, renderCorpus, wordCount, words, type CorpusRow } from './bench-snapshot/corpus';
 import { ensureBrowsers } from './ensure-browsers.mjs';
 
@@ -213,6 +216,14 @@ function pageRows(result: PageResult, runs: number, loadRuns: number): Row[] {
       metric: `page load with / without, median of ${loadRuns} pairs`, ours: cell(load, (l) => l.pairRatio.p50), on: 'ours', max: LOAD_RATIO_MAX, unit: '×', digits: 3,
       ...(failed(load) ? {} : { interval: { low: load.pairRatio.low95, high: load.pairRatio.high95 } }),
       note: failed(load) ? '' : `each pair loaded back to back; 95 % interval of the median ${load.pairRatio.low95.toFixed(3)}–${load.pairRatio.high95.toFixed(3)}×, middle half of the pairs ${load.pairRatio.p25.toFixed(3)}–${load.pairRatio.p75.toFixed(3)}×`,
+    },
+    {
+      metric: 'request round trip from the page, median (ms)', ours: cell(load, (l) => median(l.requests.samples.withExtension)), baseline: cell(load, (l) => median(l.requests.samples.without)), digits: 2,
+      note: failed(load) ? '' : `${load.requests.samples.withExtension.length} rounds of sequential fetches of /robots.txt, alternating; the cost is Chromium's web-request proxy (README, Performance)`,
+    },
+    {
+      metric: 'request round trip with / without, median of pairs', ours: cell(load, (l) => l.requests.pairRatio.p50), unit: '×', digits: 3,
+      note: failed(load) ? '' : `95 % interval of the median ${load.requests.pairRatio.low95.toFixed(3)}–${load.requests.pairRatio.high95.toFixed(3)}×`,
     },
   ];
 }

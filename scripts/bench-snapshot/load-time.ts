@@ -40,7 +40,25 @@ export interface LoadMeasurement {
   /** with / without of each pair of loads taken back to back. */
   pairRatio: MedianEstimate;
   samples: { withExtension: number[]; without: number[] };
+  requests: RequestMeasurement;
 }
+
+/**
+ * One request's round trip from the page, with and without Jawad installed: what a page load
+ * spreads over its requests, measured where it is not drowned in the load's own noise (Chromium
+ * sends every request through its web-request proxy once an extension holds webRequest or
+ * declarativeNetRequest; README, Performance › Page snapshot).
+ */
+export interface RequestMeasurement {
+  /** Mean round trip of each round's fetches, ms. */
+  samples: { withExtension: number[]; without: number[] };
+  /** with / without of each pair of rounds taken back to back. */
+  pairRatio: MedianEstimate;
+}
+
+/** Rounds of fetches per page, and fetches per round: a round's mean smooths one request's jitter. */
+const REQUEST_ROUNDS = 21;
+const FETCHES_PER_ROUND = 50;
 
 /** Untimed loads first: the first ones pay for starting the renderer and compiling the page's script. */
 const WARM_UP_LOADS = 2;
@@ -90,6 +108,29 @@ async function loadOnce(page: Page, url: string): Promise<number> {
   throw new Error(`${url} reported no loadEventEnd`);
 }
 
+/**
+ * Page code: the mean round trip of `count` sequential fetches of the page's origin's robots.txt,
+ * a small answer (or a small 404) the cache may not serve.
+ */
+async function meanRoundTrip(count: number): Promise<number> {
+  const url = new URL('/robots.txt', location.origin).href;
+  const start = performance.now();
+  for (let i = 0; i < count; i++) await (await fetch(`${url}?round-trip=${i}`, { cache: 'no-store' })).arrayBuffer();
+  return (performance.now() - start) / count;
+}
+
+async function measureRequests(tabs: { withExtension: Page; without: Page }): Promise<RequestMeasurement> {
+  const samples = { withExtension: [] as number[], without: [] as number[] };
+  const sides: Sampler[] = [
+    { label: 'requests with Jawad', sample: async () => void samples.withExtension.push(await evalIn(tabs.withExtension, meanRoundTrip, FETCHES_PER_ROUND)) },
+    { label: 'requests without Jawad', sample: async () => void samples.without.push(await evalIn(tabs.without, meanRoundTrip, FETCHES_PER_ROUND)) },
+  ];
+  await interleave(sides, REQUEST_ROUNDS);
+  const failure = sides.find((side) => side.failure !== undefined)?.failure;
+  if (failure) throw new Error(failure);
+  return { samples, pairRatio: medianEstimate(samples.withExtension.map((ms, i) => ms / samples.without[i]!)) };
+}
+
 /** A tab in the foreground (so neither browser throttles it) that every load of this page reuses. */
 async function loadingTab(browser: Browser): Promise<Page> {
   const page = await browser.newPage();
@@ -118,7 +159,9 @@ export async function measureLoads(withExtension: Browser, plain: Browser, url: 
     const list = (values: number[]) => values.map((ms) => ms.toFixed(1)).join(', ');
     log(`  load with Jawad: ${list(samples.withExtension)} ms\n  without: ${list(samples.without)} ms`);
     log(`  with / without per pair: median ${pairRatio.p50.toFixed(3)}× (95 % interval ${pairRatio.low95.toFixed(3)}–${pairRatio.high95.toFixed(3)}×), middle half ${pairRatio.p25.toFixed(3)}–${pairRatio.p75.toFixed(3)}×`);
-    return { withExtension: withSummary, without: withoutSummary, ratio: withSummary.p50 / withoutSummary.p50, pairRatio, samples };
+    const requests = await measureRequests(tabs);
+    log(`  request round trip with Jawad: ${list(requests.samples.withExtension)} ms\n  without: ${list(requests.samples.without)} ms`);
+    return { withExtension: withSummary, without: withoutSummary, ratio: withSummary.p50 / withoutSummary.p50, pairRatio, samples, requests };
   } finally {
     await tabs.withExtension.close().catch(() => undefined);
     await tabs.without.close().catch(() => undefined);
