@@ -110,6 +110,9 @@ async function runTool(page: Page, call: Call): Promise<string> {
     case 'check':
       await target().check({ timeout: ACTION_TIMEOUT_MS });
       return `Checked ${args.ref}`;
+    case 'hover':
+      await target().hover({ timeout: ACTION_TIMEOUT_MS });
+      return `Hovered ${args.ref}`;
     case 'press_key':
       await withRequests(page, () => target().press(args.keys ?? '', { timeout: ACTION_TIMEOUT_MS }));
       await settle(page);

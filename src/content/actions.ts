@@ -10,6 +10,7 @@ import { JawadError } from '../protocol/errors';
 import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
+import { type HoverStyles, Pointer } from './actions/pointer';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
@@ -126,7 +127,9 @@ async function type(element: Element, label: string, text: string): Promise<Acti
   return { action: 'type', target: label, ...(await typeText(element, label, text)) };
 }
 
-function hover(target: Element): void {
+/** The pointer comes to rest on the element: `:hover` styles as the page wrote them (actions/pointer.ts), then the events. */
+function hover(target: Element, pointer: Pointer): HoverStyles {
+  const styles = pointer.rest(target);
   const init = { bubbles: true, cancelable: true, composed: true, view: window };
   target.dispatchEvent(new PointerEvent('pointerover', init));
   target.dispatchEvent(new PointerEvent('pointerenter', { ...init, bubbles: false }));
@@ -134,6 +137,7 @@ function hover(target: Element): void {
   target.dispatchEvent(new MouseEvent('mouseenter', { ...init, bubbles: false }));
   target.dispatchEvent(new PointerEvent('pointermove', init));
   target.dispatchEvent(new MouseEvent('mousemove', init));
+  return styles;
 }
 
 function scroll(resolved: Resolved, options: ActOptions): ActionOutcome {
@@ -242,9 +246,9 @@ export function capOutcome(outcome: ActionOutcome): ActionOutcome {
   return capped;
 }
 
-export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
+export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry, pointer: Pointer): Promise<ActionOutcome> {
   try {
-    return await perform(action, target, value, options, refs);
+    return await perform(action, target, value, options, refs, pointer);
   } catch (error) {
     throw error instanceof CoveredError ? namingWaysPast(error, refs) : error;
   }
@@ -256,6 +260,7 @@ interface ActCall {
   value: string;
   options: ActOptions;
   refs: RefRegistry;
+  pointer: Pointer;
 }
 
 /** Runs a gesture and tells whether the browser will now leave the document (a link followed, a form sent). */
@@ -265,16 +270,18 @@ function leavesWhile(gesture: () => void): boolean {
   return leaving();
 }
 
-async function click({ resolved: { element, label }, refs }: ActCall): Promise<ActionOutcome> {
+async function click({ resolved: { element, label }, refs, pointer }: ActCall): Promise<ActionOutcome> {
   const target = await prepare(element, label);
   refs.noteClicked(element);
+  pointer.follow(target);
   const navigates = leavesWhile(() => pointerSequence(target));
   await afterFrameworks();
   return { action: 'click', target: label, ...leavingMark(navigates) };
 }
 
-async function doubleClick({ resolved: { element, label } }: ActCall): Promise<ActionOutcome> {
+async function doubleClick({ resolved: { element, label }, pointer }: ActCall): Promise<ActionOutcome> {
   const target = await prepare(element, label);
+  pointer.follow(target);
   const navigates = leavesWhile(() => {
     pointerSequence(target, 1);
     pointerSequence(target, 2);
@@ -299,9 +306,10 @@ async function pressWatchingLeave(call: ActCall): Promise<ActionOutcome> {
 const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promise<ActionOutcome> } = {
   click,
   dblclick: doubleClick,
-  hover: async ({ resolved: { element, label } }) => {
-    hover(await prepare(element, label));
-    return { action: 'hover', target: label };
+  hover: async ({ resolved: { element, label }, pointer }) => {
+    const styles = hover(await prepare(element, label), pointer);
+    await afterFrameworks();
+    return { action: 'hover', target: label, result: styles };
   },
   focus: ({ resolved: { element, label } }) => {
     (element as HTMLElement).focus?.();
@@ -321,8 +329,8 @@ const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promi
 /** Actions that mean something without an element: a key to whatever has focus, scrolling or reading the page. */
 const PAGE_ACTIONS: ReadonlySet<Action> = new Set(['press', 'scroll', 'get']);
 
-async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry): Promise<ActionOutcome> {
+async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry, pointer: Pointer): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
-  return ACTION_HANDLERS[action]({ resolved, value: value ?? '', options, refs });
+  return ACTION_HANDLERS[action]({ resolved, value: value ?? '', options, refs, pointer });
 }

@@ -16,6 +16,7 @@ import { documentChanges, pageAnswers, whenQuiet, whenReceived } from './quiet';
 import { settlesIn } from './snapshot/at-rest';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
+import { Pointer } from './actions/pointer';
 
 const CLAIM_KEY = '__jawadFrameClaim';
 /** Kept so claims and tokens of a snapshot still in progress are not lost to a newer one. */
@@ -33,6 +34,8 @@ interface Agent {
    * new id means a new document: what approvals and snapshot refs are bound to.
    */
   documentId: string;
+  /** Where the pointer rests, as `:hover` sees it (actions/pointer.ts). */
+  pointer: Pointer;
 }
 const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
@@ -87,7 +90,7 @@ const HANDLERS: Handlers = {
     const refs = (agent.refs ??= new RefRegistry());
     if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
     clearHighlightsEverywhere();
-    return capOutcome(await act(action, target, value, options, refs));
+    return capOutcome(await act(action, target, value, options, refs, agent.pointer));
   },
   async SETTLE({ quietMs, maxMs, received }) {
     const answers = pageAnswers(performance);
@@ -112,7 +115,7 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
 }
 
 if (!scope[PAGE_AGENT_INSTALLED]) {
-  const agent: Agent = { refs: undefined, frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
+  const agent: Agent = { refs: undefined, pointer: new Pointer(), frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
   scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
     const claim = (event.data as Record<string, unknown> | null)?.[CLAIM_KEY];

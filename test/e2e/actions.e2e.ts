@@ -171,6 +171,53 @@ for (const browserName of browsersUnderTest()) {
       expect(bottom.data).toMatchObject({ result: { atEnd: true } });
     });
 
+    it('opens what only CSS :hover shows — a drop-down, a row’s actions, a card’s button, a component’s — and the pointer stays on until a click elsewhere', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/hover-menus.html`);
+      const snapshotText = async () => {
+        const reply = await tool(jawad, 'snapshot');
+        expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+        return reply.data!.text ?? '';
+      };
+      let text = await snapshotText();
+      for (const hidden of ['Boots', 'Trash', 'Download', 'Share']) expect(text, `${hidden} shows before any hover`).not.toMatch(new RegExp(`"${hidden}"`));
+
+      const hovered = await tool(jawad, 'hover', { ref: findRef(text, 'link', 'Products') });
+      expect(hovered.data, JSON.stringify(hovered.error)).toMatchObject({ result: { hoverRules: expect.any(Number) } });
+      text = await snapshotText();
+      const boots = findRef(text, 'link', 'Boots');
+      expect(boots, text).toBeDefined();
+      expect((await tool(jawad, 'click', { ref: boots })).success).toBe(true);
+      expect(await page.$eval('#state', (el) => el.textContent)).toBe('picked boots');
+
+      // WordPress's row actions: over the row, its Edit and Trash come back onto the page.
+      await tool(jawad, 'hover', { ref: findRef(text, 'link', 'Second post') });
+      text = await snapshotText();
+      const lines = text.split('\n');
+      const row = lines.findIndex((line) => line.includes('"Second post"'));
+      const trash = findRef(lines[row + 1] ?? '', 'link', 'Trash');
+      expect(trash, text).toBeDefined();
+      expect(text.match(/"Trash"/g), 'only the row under the pointer shows its actions').toHaveLength(1);
+      // The click moves the pointer onto Trash, inside the same row: the row stays under it.
+      expect((await tool(jawad, 'click', { ref: trash })).success).toBe(true);
+      expect(await page.$eval('#state', (el) => el.textContent)).toBe('trash Second post');
+      // A click elsewhere takes the pointer off the row, as a person's hand would.
+      expect((await tool(jawad, 'click', { ref: findRef(text, 'button', 'Refresh list') })).success).toBe(true);
+      text = await snapshotText();
+      expect(text).not.toMatch(/"Trash"/);
+
+      // A :hover rule under @media, and one inside a shadow root (:host(:hover)).
+      await tool(jawad, 'hover', { selector: '.card' });
+      text = await snapshotText();
+      expect(findRef(text, 'button', 'Download'), text).toBeDefined();
+      await tool(jawad, 'hover', { selector: 'hover-card' });
+      text = await snapshotText();
+      const share = findRef(text, 'button', 'Share');
+      expect(share, text).toBeDefined();
+      expect((await tool(jawad, 'click', { ref: share })).success).toBe(true);
+      expect(await page.$eval('#state', (el) => el.textContent)).toBe('shared deals');
+    });
+
     it('types into a code editor that hears the keys through a field nobody sees (CodeMirror 5), and the app runs what it shows', async () => {
       ensurePackages(['libjs-codemirror']);
       const { jawad, fixtures } = suite;

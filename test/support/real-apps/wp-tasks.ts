@@ -88,7 +88,6 @@ export const WP_TASKS: AppTask<WordPress>[] = [
       scriptedAgent([
         ...logIn,
         { tool: 'snapshot' },
-        // A row's own Trash link shows only under the pointer (CSS :hover); the bulk actions show always.
         (ctx) => ({ tool: 'check', args: { ref: ctx.findRef('checkbox', 'Select Hello world!') } }),
         (ctx) => ({ tool: 'select_option', args: { ref: ctx.findRef('combobox', 'Select bulk action'), option: 'Move to Trash' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Apply') } }),
@@ -99,6 +98,27 @@ export const WP_TASKS: AppTask<WordPress>[] = [
       expectThat(post?.post_status === 'trash', `“Hello world!” is ${post?.post_status}`);
       const [other] = wp.query(`SELECT post_status FROM wp_posts WHERE post_type = 'post' AND post_title = ${sqlText(POST_TITLE)}`);
       expectThat(other?.post_status !== 'trash', 'the other post went to the trash too');
+    },
+  },
+  {
+    name: 'trash a page from the actions its row shows under the pointer',
+    prompt: 'Log in and move the “Sample Page” page to the trash.',
+    start: '/wp-login.php?redirect_to=%2Fwp-admin%2Fedit.php%3Fpost_type%3Dpage',
+    model: () =>
+      scriptedAgent([
+        ...logIn,
+        { tool: 'snapshot' },
+        // A row's Edit and Trash sit off the page until the pointer is over the row (CSS :hover).
+        (ctx) => ({ tool: 'hover', args: { ref: ctx.findRef('link', /Sample Page/) } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', /^Move “Sample Page” to the Trash$/) } }),
+        { tool: 'snapshot' },
+      ], { final: 'Moved “Sample Page” to the trash.' }),
+    async verify(wp) {
+      const pages = wp.query("SELECT post_title, post_status FROM wp_posts WHERE post_type = 'page' AND post_title IN ('Sample Page', 'Privacy Policy')");
+      const status = (title: string) => pages.find((page) => page.post_title === title)?.post_status;
+      expectThat(status('Sample Page') === 'trash', `“Sample Page” is ${status('Sample Page')}`);
+      expectThat(status('Privacy Policy') !== 'trash', 'the Privacy Policy page went to the trash too');
     },
   },
 ];
