@@ -171,7 +171,7 @@ for (const browserName of browsersUnderTest()) {
       expect(bottom.data).toMatchObject({ result: { atEnd: true } });
     });
 
-    it('opens what only CSS :hover shows — a drop-down, a row’s actions, a card’s button, a component’s — and the pointer stays on until a click elsewhere', async () => {
+    it('opens what only CSS :hover shows — a drop-down, a row’s actions, a card’s button, a component’s — on a page whose CSP allows no inline style, and the pointer stays on until a click elsewhere', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/hover-menus.html`);
       const snapshotText = async () => {

@@ -12,8 +12,6 @@
 import { shadowRootOf } from '../snapshot/walk';
 
 const MARK = 'data-jawad-hover';
-/** The `<style>` holding the emulated rules, one per document or shadow root. */
-const SHEET_MARK = 'data-jawad-hover-rules';
 
 /** The slice of the CSSOM the rules are read through (structural, so it is testable without a browser). */
 export interface RuleLike {
@@ -86,7 +84,7 @@ export interface HoverStyles {
 export class Pointer {
   private marked: Element[] = [];
   /** Each root's copied rules, and the stylesheets they were copied from (to copy again when those change). */
-  private readonly copies = new Map<StyleRoot, { sheet: HTMLStyleElement; from: string }>();
+  private readonly copies = new Map<StyleRoot, { sheet: CSSStyleSheet; from: string }>();
 
   /** Puts the pointer on `target`: it and its ancestors now match the page's `:hover` rules. */
   rest(target: Element): HoverStyles {
@@ -116,7 +114,8 @@ export class Pointer {
 
   /** Copies the root's `:hover` rules into a stylesheet of ours there, again only when its stylesheets changed. */
   private copyHoverRules(root: StyleRoot): { rules: number; unreadable: number } {
-    const sheets = [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])].filter((sheet) => sheet.ownerNode !== this.copies.get(root)?.sheet);
+    const copy = this.copies.get(root);
+    const sheets = [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])].filter((sheet) => sheet !== copy?.sheet);
     const rules: string[] = [];
     let unreadable = 0;
     for (const sheet of sheets) {
@@ -125,23 +124,25 @@ export class Pointer {
       else rules.push(...hover);
     }
     const from = rules.join('\n');
-    const copy = this.copies.get(root);
-    if (copy?.from === from && copy.sheet.isConnected) return { rules: copy.sheet.sheet?.cssRules.length ?? 0, unreadable };
-    copy?.sheet.remove();
-    const style = (root instanceof ShadowRoot ? root.ownerDocument : root).createElement('style');
-    style.setAttribute(SHEET_MARK, '');
-    (root instanceof ShadowRoot ? root : (root.head ?? root.documentElement)).append(style);
-    // Rule by rule through the CSSOM, which a page's Content-Security-Policy does not govern (it
-    // may forbid a <style>'s own text); a rule the browser cannot parse is left out.
-    for (const rule of rules) {
-      try {
-        style.sheet?.insertRule(rule, style.sheet.cssRules.length);
-      } catch {
-        // Not every browser parses every rule the other wrote (vendor prefixes, nesting).
+    if (copy?.from !== from) {
+      const sheet = copy?.sheet ?? new CSSStyleSheet();
+      // Rule by rule, so that a rule this browser cannot parse (another's vendor prefix) loses only itself.
+      sheet.replaceSync('');
+      for (const rule of rules) {
+        try {
+          sheet.insertRule(rule, sheet.cssRules.length);
+        } catch {
+          // Left out: not every browser parses every rule the page wrote for the others.
+        }
       }
+      this.copies.set(root, { sheet, from });
     }
-    this.copies.set(root, { sheet: style, from });
-    return { rules: style.sheet?.cssRules.length ?? 0, unreadable };
+    const sheet = this.copies.get(root)!.sheet;
+    // Adopted, not a <style>: the page's Content-Security-Policy governs the text of style
+    // elements (Firefox applies it to an extension's too), not a stylesheet built through the CSSOM.
+    // Adopted again if the page has since replaced its list.
+    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    return { rules: sheet.cssRules.length, unreadable };
   }
 }
 
