@@ -32,27 +32,25 @@ export interface MedianEstimate extends Spread {
   high95: number;
 }
 
-export interface LoadMeasurement {
+/** Page loads (`loadEventEnd`, ms) in pairs: `samples` and `pairRatio` are the loads'. */
+export interface LoadMeasurement extends PairedSamples {
   withExtension: Summary;
   without: Summary;
   /** Median with / median without. */
   ratio: number;
-  /** with / without of each pair of loads taken back to back. */
-  pairRatio: MedianEstimate;
-  samples: { withExtension: number[]; without: number[] };
-  requests: RequestMeasurement;
+  /**
+   * One request's round trip from the page (mean of each round's fetches, ms), with and without
+   * Jawad installed: what a page load spreads over its requests, measured where it is not drowned
+   * in the load's own noise (Chromium sends every request through its web-request proxy once an
+   * extension holds webRequest or declarativeNetRequest; README, Performance › Page snapshot).
+   */
+  requests: PairedSamples;
 }
 
-/**
- * One request's round trip from the page, with and without Jawad installed: what a page load
- * spreads over its requests, measured where it is not drowned in the load's own noise (Chromium
- * sends every request through its web-request proxy once an extension holds webRequest or
- * declarativeNetRequest; README, Performance › Page snapshot).
- */
-export interface RequestMeasurement {
-  /** Mean round trip of each round's fetches, ms. */
+/** A figure taken in both browsers, in pairs back to back. */
+export interface PairedSamples {
   samples: { withExtension: number[]; without: number[] };
-  /** with / without of each pair of rounds taken back to back. */
+  /** with / without of each pair. */
   pairRatio: MedianEstimate;
 }
 
@@ -119,13 +117,19 @@ async function meanRoundTrip(count: number): Promise<number> {
   return (performance.now() - start) / count;
 }
 
-async function measureRequests(tabs: { withExtension: Page; without: Page }): Promise<RequestMeasurement> {
+type Tabs = { withExtension: Page; without: Page };
+
+/**
+ * `sample` taken in both tabs `runs` times, alternating (interleave.ts): each side's figures, and
+ * the median of the pairs' with / without ratios.
+ */
+async function pairedSamples(what: string, tabs: Tabs, runs: number, sample: (tab: Page) => Promise<number>): Promise<PairedSamples> {
   const samples = { withExtension: [] as number[], without: [] as number[] };
   const sides: Sampler[] = [
-    { label: 'requests with Jawad', sample: async () => void samples.withExtension.push(await evalIn(tabs.withExtension, meanRoundTrip, FETCHES_PER_ROUND)) },
-    { label: 'requests without Jawad', sample: async () => void samples.without.push(await evalIn(tabs.without, meanRoundTrip, FETCHES_PER_ROUND)) },
+    { label: `${what} with Jawad`, sample: async () => void samples.withExtension.push(await sample(tabs.withExtension)) },
+    { label: `${what} without Jawad`, sample: async () => void samples.without.push(await sample(tabs.without)) },
   ];
-  await interleave(sides, REQUEST_ROUNDS);
+  await interleave(sides, runs);
   const failure = sides.find((side) => side.failure !== undefined)?.failure;
   if (failure) throw new Error(failure);
   return { samples, pairRatio: medianEstimate(samples.withExtension.map((ms, i) => ms / samples.without[i]!)) };
@@ -139,27 +143,19 @@ async function loadingTab(browser: Browser): Promise<Page> {
 }
 
 export async function measureLoads(withExtension: Browser, plain: Browser, url: string, runs: number, log: (line: string) => void): Promise<LoadMeasurement> {
-  const tabs = { withExtension: await loadingTab(withExtension), without: await loadingTab(plain) };
+  const tabs: Tabs = { withExtension: await loadingTab(withExtension), without: await loadingTab(plain) };
   try {
     for (let i = 0; i < WARM_UP_LOADS; i++) {
       await loadOnce(tabs.withExtension, url);
       await loadOnce(tabs.without, url);
     }
-    const samples = { withExtension: [] as number[], without: [] as number[] };
-    const sides: Sampler[] = [
-      { label: 'load with Jawad', sample: async () => void samples.withExtension.push(await loadOnce(tabs.withExtension, url)) },
-      { label: 'load without Jawad', sample: async () => void samples.without.push(await loadOnce(tabs.without, url)) },
-    ];
-    await interleave(sides, runs);
-    const failure = sides.find((side) => side.failure !== undefined)?.failure;
-    if (failure) throw new Error(failure);
+    const { samples, pairRatio } = await pairedSamples('load', tabs, runs, (tab) => loadOnce(tab, url));
     const withSummary = summarize(samples.withExtension);
     const withoutSummary = summarize(samples.without);
-    const pairRatio = medianEstimate(samples.withExtension.map((ms, i) => ms / samples.without[i]!));
     const list = (values: number[]) => values.map((ms) => ms.toFixed(1)).join(', ');
     log(`  load with Jawad: ${list(samples.withExtension)} ms\n  without: ${list(samples.without)} ms`);
     log(`  with / without per pair: median ${pairRatio.p50.toFixed(3)}× (95 % interval ${pairRatio.low95.toFixed(3)}–${pairRatio.high95.toFixed(3)}×), middle half ${pairRatio.p25.toFixed(3)}–${pairRatio.p75.toFixed(3)}×`);
-    const requests = await measureRequests(tabs);
+    const requests = await pairedSamples('requests', tabs, REQUEST_ROUNDS, (tab) => evalIn(tab, meanRoundTrip, FETCHES_PER_ROUND));
     log(`  request round trip with Jawad: ${list(requests.samples.withExtension)} ms\n  without: ${list(requests.samples.without)} ms`);
     return { withExtension: withSummary, without: withoutSummary, ratio: withSummary.p50 / withoutSummary.p50, pairRatio, samples, requests };
   } finally {
