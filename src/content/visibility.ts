@@ -246,7 +246,7 @@ export function clippersBelow(element: Element, position: string, clip: Clip | u
 }
 
 /** The element's parent in the flat tree: a slotted element's slot, a shadow root's host. */
-function flatParent(element: Element): Element | null {
+export function flatParent(element: Element): Element | null {
   return element.assignedSlot ?? element.parentElement ?? ((element.parentNode as ShadowRoot | null)?.host ?? null);
 }
 

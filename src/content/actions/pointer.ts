@@ -10,6 +10,7 @@
  */
 
 import { shadowRootOf } from '../snapshot/walk';
+import { flatParent } from '../visibility';
 
 const MARK = 'data-jawad-hover';
 
@@ -115,7 +116,7 @@ export class Pointer {
   /** Copies the root's `:hover` rules into a stylesheet of ours there, again only when its stylesheets changed. */
   private copyHoverRules(root: StyleRoot): { rules: number; unreadable: number } {
     const copy = this.copies.get(root);
-    const sheets = [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])].filter((sheet) => sheet !== copy?.sheet);
+    const sheets = [...Array.from(root.styleSheets), ...root.adoptedStyleSheets].filter((sheet) => sheet !== copy?.sheet);
     const rules: string[] = [];
     let unreadable = 0;
     for (const sheet of sheets) {
@@ -149,11 +150,7 @@ export class Pointer {
 /** The element under the pointer and every element `:hover` matches with it: its ancestors, out through shadow roots. */
 function hoverChain(target: Element): Element[] {
   const chain: Element[] = [];
-  for (let current: Element | null = target; current; ) {
-    chain.push(current);
-    const parent: Node | null = current.assignedSlot ?? current.parentNode;
-    current = parent instanceof ShadowRoot ? parent.host : parent instanceof Element ? parent : null;
-  }
+  for (let current: Element | null = target; current; current = flatParent(current)) chain.push(current);
   return chain;
 }
 
