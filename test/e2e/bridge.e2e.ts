@@ -5,7 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BridgeAgent } from '../../cli/bridge/agent-client';
+import { BridgeAgent, type CommandResult } from '../../cli/bridge/agent-client';
 import { answerPrompt, approvePairing, openPopup, turnBridgeOn, waitForBridgeState } from '../../cli/bridge/popup-driver';
 import { Relay } from '../../cli/bridge/relay';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
@@ -177,11 +177,19 @@ for (const browserName of browsersUnderTest()) {
       const huge = await first.send({ id: 'h1', type: 'fill', params: { ref: 'e1', value: 'x'.repeat(300_000) } });
       expect(huge).toMatchObject({ success: false, code: 'TOO_LARGE' });
       await expect.poll(() => first.orphans.map((answer) => !answer.success && answer.code)).toEqual(['BAD_FRAME', 'BAD_FRAME']);
-      // A flood: every command is answered, the ones beyond the queue's room at once with BUSY.
-      const flood = await Promise.all(Array.from({ length: 150 }, () => first.command('get', { what: 'title' })));
-      expect(flood.every((answer) => answer.success || answer.code === 'BUSY')).toBe(true);
-      expect(flood.filter((answer) => answer.success).length).toBeGreaterThanOrEqual(64);
-      expect(flood.some((answer) => !answer.success && answer.code === 'BUSY')).toBe(true);
+      // A flood while a command waits on the user: the queue takes its room's worth (the
+      // background's MAX_QUEUED, 64), the rest are answered at once with BUSY, and once the user
+      // has answered, every queued command is run.
+      const snapshot = await first.command('snapshot');
+      const held = first.command('click', { ref: refOf(snapshot.success && snapshot.data, 'button', 'Delete account') });
+      const answered: CommandResult[] = [];
+      const flood = Array.from({ length: 150 }, () => first.command('get', { what: 'title' }).then((answer) => (answered.push(answer), answer)));
+      await expect.poll(() => answered.length).toBe(150 - 64);
+      expect(answered.every((answer) => !answer.success && answer.code === 'BUSY')).toBe(true);
+      expect(await answerPrompt(ui, () => 'deny')).toMatchObject({ tool: 'click', critical: true });
+      expect(await held).toMatchObject({ success: false, code: 'PERMISSION_DENIED' });
+      const queued = (await Promise.all(flood)).filter((answer) => answer.success);
+      expect(queued.map((answer) => answer.success && answer.data)).toEqual(Array(64).fill({ action: 'get', target: 'the page', result: 'Profile — bridge fixture' }));
       // The sidebar is still served: its Bridge view follows the flood live, and its tools list loads.
       await jawad.sidebar.click('.top-bar nav button', 'Bridge');
       await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid="bridge-activity"] li[data-command="get"][data-outcome="ok"]'), null, 'the flood in the sidebar log');
