@@ -10,7 +10,9 @@
  *     the whole read path as the model's tool call pays it: injection, the walk, messaging.
  *  2. The anchor (scripts/bench-snapshot/anchor.ts): Playwright's page.ariaSnapshot({ mode: 'ai' })
  *     of the same page in the same Chromium, headless, 1280×800; warm-up, then N timed runs, median.
- *     The timed runs of 1 and 2 alternate (scripts/bench-snapshot/interleave.ts), so the shared,
+ *     Once both pages are open, the timed runs wait for the machine to go quiet (the other
+ *     browser's after-load work must not land on one side's samples: scripts/bench-snapshot/quiet.ts),
+ *     then those of 1 and 2 alternate (scripts/bench-snapshot/interleave.ts), so the shared,
  *     two-core machine's slow patches hit both sides of the ratio alike.
  *  3. Both texts' size in o200k_base tokens (GPT-4o's tokenizer; a fair proxy for any model).
  *  4. Ground truth where the page carries data-expect marks: recall of the marked controls, and
@@ -35,6 +37,7 @@ import { launchAnchorBrowser, openAnchorSession, type AnchorMeasurement, type An
 import { parseArgs, UsageError } from './bench-snapshot/args';
 import { distStamp, ensureBuild } from './bench/build';
 import { launchPlainChromium, measureLoads, spreadOf, type LoadMeasurement } from './bench-snapshot/load-time';
+import { untilQuiet } from './bench-snapshot/quiet';
 import { interleave, type Sampler } from './bench-snapshot/interleave';
 import { openJawadSession, type JawadMeasurement, type JawadSession } from './bench-snapshot/ours';
 import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/report';
@@ -100,6 +103,7 @@ async function measureSnapshots(result: PageResult, jawad: Outcome<JawadBrowser>
   const base = failed(anchor) ? anchor : await attempt('Playwright ariaSnapshot', () => openAnchorSession(anchor, result.url, log));
   const opened = [ours, base].filter((side): side is JawadSession | AnchorSession => !failed(side));
   try {
+    if (!(await untilQuiet())) log('  (the machine did not go quiet within 3 s: sampling anyway)');
     await interleave(opened, runs);
     result.ours = await settle(ours, (session) => session.finish());
     result.anchor = await settle(base, async (session) => session.finish());
