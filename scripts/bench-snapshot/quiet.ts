@@ -2,7 +2,7 @@
  * Waits for the machine to go quiet before a page's timed snapshots. Each side opens its page just
  * before the samples, and whatever a browser still does after a load (decoding, failed requests to
  * the dead hosts, garbage collection) lands on the other side's first samples: on nytimes.com
- * Jawad's first three took 47, 37, 36 ms right after Playwright's load and 12–17 ms once it was
+ * Jawad's first three took 47, 37, 36 ms right after Playwright's load and 10–17 ms once it was
  * done. The condition is the cores' own idle time, so a busy machine waits at most `limitMs`.
  */
 import { cpus } from 'node:os';
