@@ -37,7 +37,7 @@ import { launchAnchorBrowser, openAnchorSession, type AnchorMeasurement, type An
 import { parseArgs, UsageError } from './bench-snapshot/args';
 import { distStamp, ensureBuild } from './bench/build';
 import { launchPlainChromium, measureLoads, spreadOf, type LoadMeasurement } from './bench-snapshot/load-time';
-import { untilQuiet } from './bench-snapshot/quiet';
+import { QUIET_LIMIT_MS, untilQuiet } from './bench-snapshot/quiet';
 import { interleave, type Sampler } from './bench-snapshot/interleave';
 import { openJawadSession, type JawadMeasurement, type JawadSession } from './bench-snapshot/ours';
 import { renderTable, verdict, type Cell, type Row } from './bench-snapshot/report';
@@ -103,7 +103,7 @@ async function measureSnapshots(result: PageResult, jawad: Outcome<JawadBrowser>
   const base = failed(anchor) ? anchor : await attempt('Playwright ariaSnapshot', () => openAnchorSession(anchor, result.url, log));
   const opened = [ours, base].filter((side): side is JawadSession | AnchorSession => !failed(side));
   try {
-    if (!(await untilQuiet())) log('  (the machine did not go quiet within 3 s: sampling anyway)');
+    if (!(await untilQuiet())) log(`  (the machine did not go quiet within ${QUIET_LIMIT_MS / 1000} s: sampling anyway)`);
     await interleave(opened, runs);
     result.ours = await settle(ours, (session) => session.finish());
     result.anchor = await settle(base, async (session) => session.finish());

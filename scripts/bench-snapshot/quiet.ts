@@ -9,7 +9,15 @@ import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** All cores' idle and total CPU time so far (ms). */
-function cpuTimes(): { idle: number; total: number } {
+export interface CpuTimes {
+  idle: number;
+  total: number;
+}
+
+/** How long a busy machine is waited for before the samples are taken anyway. */
+export const QUIET_LIMIT_MS = 3_000;
+
+function cpuTimes(): CpuTimes {
   let idle = 0;
   let total = 0;
   for (const { times } of cpus()) {
@@ -25,11 +33,11 @@ export interface QuietOptions {
   windowMs?: number;
   limitMs?: number;
   /** Where the CPU times come from (a test gives its own). */
-  times?: () => { idle: number; total: number };
+  times?: () => CpuTimes;
 }
 
 /** True once one `windowMs` window was quiet; false when none was within `limitMs`. */
-export async function untilQuiet({ idleShare = 0.85, windowMs = 100, limitMs = 3_000, times = cpuTimes }: QuietOptions = {}): Promise<boolean> {
+export async function untilQuiet({ idleShare = 0.85, windowMs = 100, limitMs = QUIET_LIMIT_MS, times = cpuTimes }: QuietOptions = {}): Promise<boolean> {
   const deadline = Date.now() + limitMs;
   let before = times();
   while (Date.now() < deadline) {

@@ -177,19 +177,20 @@ for (const browserName of browsersUnderTest()) {
       const huge = await first.send({ id: 'h1', type: 'fill', params: { ref: 'e1', value: 'x'.repeat(300_000) } });
       expect(huge).toMatchObject({ success: false, code: 'TOO_LARGE' });
       await expect.poll(() => first.orphans.map((answer) => !answer.success && answer.code)).toEqual(['BAD_FRAME', 'BAD_FRAME']);
-      // A flood while a command waits on the user: the queue takes its room's worth (the
-      // background's MAX_QUEUED, 64), the rest are answered at once with BUSY, and once the user
-      // has answered, every queued command is run.
+      // A flood while a command waits on the user: the queue takes its room's worth, the rest are
+      // answered at once with BUSY, and once the user has answered, every queued command is run.
+      const FLOOD = 150;
+      const ROOM = 64; // the background's MAX_QUEUED, as the README promises it
       const snapshot = await first.command('snapshot');
       const held = first.command('click', { ref: refOf(snapshot.success && snapshot.data, 'button', 'Delete account') });
       const answered: CommandResult[] = [];
-      const flood = Array.from({ length: 150 }, () => first.command('get', { what: 'title' }).then((answer) => (answered.push(answer), answer)));
-      await expect.poll(() => answered.length).toBe(150 - 64);
+      const flood = Array.from({ length: FLOOD }, () => first.command('get', { what: 'title' }).then((answer) => (answered.push(answer), answer)));
+      await expect.poll(() => answered.length).toBe(FLOOD - ROOM);
       expect(answered.every((answer) => !answer.success && answer.code === 'BUSY')).toBe(true);
       expect(await answerPrompt(ui, () => 'deny')).toMatchObject({ tool: 'click', critical: true });
       expect(await held).toMatchObject({ success: false, code: 'PERMISSION_DENIED' });
       const queued = (await Promise.all(flood)).filter((answer) => answer.success);
-      expect(queued.map((answer) => answer.success && answer.data)).toEqual(Array(64).fill({ action: 'get', target: 'the page', result: 'Profile — bridge fixture' }));
+      expect(queued.map((answer) => answer.success && answer.data)).toEqual(Array(ROOM).fill({ action: 'get', target: 'the page', result: 'Profile — bridge fixture' }));
       // The sidebar is still served: its Bridge view follows the flood live, and its tools list loads.
       await jawad.sidebar.click('.top-bar nav button', 'Bridge');
       await jawad.sidebar.waitFor((win) => win.document.querySelector('[data-testid="bridge-activity"] li[data-command="get"][data-outcome="ok"]'), null, 'the flood in the sidebar log');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { untilQuiet } from '../../../scripts/bench-snapshot/quiet';
+import { untilQuiet, type CpuTimes } from '../../../scripts/bench-snapshot/quiet';
 
 /** CPU times that advance by one window's worth per read, busy for the first `busyReads` windows. */
-function machine(busyReads: number): { times: () => { idle: number; total: number }; reads: () => number } {
+function machine(busyReads: number): { times: () => CpuTimes; reads: () => number } {
   let reads = 0;
   let idle = 0;
   let total = 0;
