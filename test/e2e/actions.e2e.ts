@@ -295,6 +295,27 @@ for (const browserName of browsersUnderTest()) {
       expect((await tool(jawad, 'snapshot')).data?.text).toContain('information_schema');
     });
 
+    it('reads the form a click loaded into a frame, whether a link’s target or a script sent the frame there', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(text).toContain('Choose Profile or Settings.');
+
+      // Each form is 400 ms away on the server; read at once after the click, as a fast client does.
+      const profile = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Profile') });
+      expect(profile.success, JSON.stringify(profile.error)).toBe(true);
+      expect(profile.data).not.toHaveProperty('unansweredRequests');
+      const withProfile = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(withProfile).toMatch(/textbox "Display name" \[?ref=f\d+e\d+/);
+      expect(withProfile).not.toContain('Choose Profile or Settings.');
+
+      const settings = await tool(jawad, 'click', { ref: findRef(withProfile, 'button', 'Settings') });
+      expect(settings.success, JSON.stringify(settings.error)).toBe(true);
+      const withSettings = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(withSettings).toMatch(/combobox "Time zone" \[?ref=f\d+e\d+/);
+      expect(withSettings).not.toContain('Display name');
+    });
+
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);

@@ -1,7 +1,9 @@
 /**
  * Follows the requests (XHR, fetch) a tab starts from the moment an action begins, and waits for
  * them to be answered and for the page to show the answer — as a person waits out "Loading…"
- * before reading on. Requests that began before the action (a long poll, a stream) are not waited for.
+ * before reading on. A frame the action sends to another page (a form a click loads into a panel,
+ * by a link's target or by script) is waited for too, until that page has loaded. Requests that
+ * began before the action (a long poll, a stream) are not waited for.
  *
  * The action waits for the requests the browser has reported by the time the page answered it
  * (Chromium reports them first). Firefox reports a request a few milliseconds after the page's
@@ -52,6 +54,8 @@ interface ActionRequests {
   requests: PendingRequests;
   /** The acting frame's requests answered since the page was last asked to settle: address, and when reported. */
   received: Array<{ url: string; reportedAt: number }>;
+  /** Frames whose new page was answered since then: waited for until that page has loaded. */
+  framesAnswered: number[];
   /** When the page answered the action (0 until then). */
   answeredAt: number;
   /** When the page the action led to loaded (0: it stayed on its page). */
@@ -72,7 +76,8 @@ const noteReportLag = (observed: number) => reportLag.note(observed, Date.now())
 /** Each tab's last action's watch, until the tab's next tool call waits it out. */
 const watches = new Map<number, ActionRequests>();
 
-type RequestDetails = { requestId: string; tabId: number; url: string; frameId: number; timeStamp: number };
+/** `frameId`: the frame that asked; for a frame's own page (`sub_frame`), the frame it loads into. */
+type RequestDetails = { requestId: string; tabId: number; url: string; frameId: number; type: string; timeStamp: number };
 
 /**
  * One set of webRequest listeners for every watch, kept while an agent acts and removed once no
@@ -91,7 +96,7 @@ const onFail = (details: RequestDetails) => watches.get(details.tabId)?.ended(de
 function listen(): void {
   clearTimeout(idleTimer);
   if (listening) return;
-  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['xmlhttprequest'] };
+  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['xmlhttprequest', 'sub_frame'] };
   browser.webRequest.onBeforeRequest.addListener(onStart, filter);
   browser.webRequest.onCompleted.addListener(onAnswer, filter);
   browser.webRequest.onErrorOccurred.addListener(onFail, filter);
@@ -115,23 +120,27 @@ export function watchActionRequests(tabId: number, frameId: number): void {
   watches.get(tabId)?.stop();
   const requests = new PendingRequests();
   const received: ActionRequests['received'] = [];
+  const framesAnswered: number[] = [];
   // The address each of the acting frame's requests was made for, which names its entry in the
   // page's resource timeline (a redirect's later address would not), and when it was reported.
   const asked = new Map<string, { url: string; reportedAt: number }>();
   const watch: ActionRequests = {
     requests,
     received,
+    framesAnswered,
     answeredAt: 0,
     openedAt: 0,
     frameId,
     started(details) {
       noteReportLag(Date.now() - details.timeStamp);
-      if (details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, { url: details.url, reportedAt: Date.now() });
+      // A frame's page is not in its parent's resource timeline when a link's target sent it there.
+      if (details.type === 'xmlhttprequest' && details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, { url: details.url, reportedAt: Date.now() });
       requests.started(details.requestId);
     },
     ended(details, answered) {
       const request = asked.get(details.requestId);
       if (answered && request !== undefined && received.length < MAX_RECEIVED) received.push(request);
+      if (answered && details.type === 'sub_frame' && !framesAnswered.includes(details.frameId)) framesAnswered.push(details.frameId);
       asked.delete(details.requestId);
       requests.ended(details.requestId);
     },
@@ -225,12 +234,13 @@ export async function settleActionRequests(tab: TargetTab, requestId: string, si
   }
 }
 
-async function waitOut({ requests, received, frameId }: ActionRequests, tab: TargetTab, requestId: string, signal: AbortSignal): Promise<number> {
+async function waitOut({ requests, received, framesAnswered, frameId }: ActionRequests, tab: TargetTab, requestId: string, signal: AbortSignal): Promise<number> {
   if (requests.freshCount === 0) return 0;
   const deadline = Date.now() + REQUESTS_MS;
   // An answer's script may send more requests (a view, then its navigation tree): until none is left.
   while (!signal.aborted && (await requests.idle(deadline - Date.now(), signal))) {
     const maxMs = Math.min(QUIET_MAX_MS, Math.max(0, deadline - Date.now()));
+    await Promise.race([Promise.all(framesAnswered.splice(0).map((frame) => frameLoaded(tab, frame))), pause(maxMs, signal)]);
     const answered = received.splice(0);
     const payload = { quietMs: QUIET_MS, maxMs, received: answered.map(({ url }) => url) };
     const request = { type: 'SETTLE' as const, requestId: childRequestId(requestId, 'settle'), payload };
@@ -246,4 +256,14 @@ async function waitOut({ requests, received, frameId }: ActionRequests, tab: Tar
     if (requests.pendingCount === 0) break;
   }
   return requests.settled();
+}
+
+/**
+ * Resolves once the frame's page has loaded (its load event: its own scripts have run, its frames
+ * and images came), or when the frame is gone. Asked only once its page's answer was complete, when
+ * the frame holds the new document.
+ */
+async function frameLoaded(tab: TargetTab, frameId: number): Promise<void> {
+  const loaded = () => document.readyState === 'complete' || new Promise<boolean>((done) => addEventListener('load', () => done(true), { once: true }));
+  await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: [frameId] }, func: loaded, injectImmediately: true }).catch(() => undefined);
 }

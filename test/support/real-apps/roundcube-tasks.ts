@@ -117,8 +117,8 @@ export const ROUNDCUBE_TASKS: AppTask<Roundcube>[] = [
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Folders') } }),
         { tool: 'snapshot' },
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Create') } }),
-        // The folder's form loads in the settings' frame.
-        { tool: 'snapshot', thinkMs: 1_000 },
+        // The folder's form loads in the settings' frame: read at once, it is there (the click waits for it).
+        { tool: 'snapshot' },
         (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Folder name'), text: 'Receipts' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
         { tool: 'snapshot' },
