@@ -148,12 +148,9 @@ export async function runBaselineTask(page: Page, model: Responder, task: string
       requests.push(JSON.stringify({ messages, tools: preamble.tools }));
       const reply = model(request(body));
       const outcome = replyCalls(reply);
-      // The model's thinking time, as the provider server plays it for Jawad; before a snapshot, at
-      // least as long as a real model takes to answer (see MODEL_ANSWER_MS).
-      const asked = reply && 'delayMs' in reply ? (reply.delayMs ?? 0) : 0;
+      // Before a snapshot, as long as a real model takes to answer (see MODEL_ANSWER_MS).
       const reads = typeof outcome !== 'string' && outcome.some((call) => call.name === 'snapshot');
-      const thinkMs = reads ? Math.max(asked, MODEL_ANSWER_MS) : asked;
-      if (thinkMs > 0) await new Promise((done) => setTimeout(done, thinkMs));
+      if (reads) await new Promise((done) => setTimeout(done, MODEL_ANSWER_MS));
       if (typeof outcome === 'string') return { answer: outcome, steps, requests, lastSnapshot };
       if (++steps > MAX_STEPS) throw new Error('step limit');
       messages.push({ role: 'assistant', content: null, tool_calls: outcome.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });

@@ -274,9 +274,16 @@ async function click({ resolved: { element, label }, refs, pointer }: ActCall): 
   const target = await prepare(element, label);
   refs.noteClicked(element);
   pointer.follow(target);
-  const navigates = leavesWhile(() => pointerSequence(target));
+  let accepted = true;
+  const navigates = leavesWhile(() => (accepted = pointerSequence(target)));
   await afterFrameworks();
-  return { action: 'click', target: label, ...leavingMark(navigates) };
+  return { action: 'click', target: label, ...leavingMark(navigates), ...(!accepted && leadsAway(target) ? { linkTakenOver: true } : {}) };
+}
+
+/** Whether the element is (in) a link that would leave this document if followed. */
+function leadsAway(element: Element): boolean {
+  const link = element.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement | null;
+  return link !== null && leavesDocument(link);
 }
 
 async function doubleClick({ resolved: { element, label }, pointer }: ActCall): Promise<ActionOutcome> {

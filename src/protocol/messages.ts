@@ -478,6 +478,11 @@ export const ActionOutcome = z.object({
   result: z.optional(z.unknown()),
   /** The page saw a link followed or a form submitted in this tab: a new page is coming. */
   navigates: z.optional(z.boolean()),
+  /**
+   * The page cancelled a click on a link that leads elsewhere: its script does what the link stands
+   * for, maybe after a timer. For the background only (request-watch.ts); not shown to the model.
+   */
+  linkTakenOver: z.optional(z.boolean()),
   /** The page the action led to, once it loaded (a link, a form submission). */
   navigatedTo: z.optional(z.string()),
   /** Requests (XHR, fetch) the action set off that were still unanswered when it stopped waiting. */

@@ -316,6 +316,19 @@ for (const browserName of browsersUnderTest()) {
       expect(withSettings).not.toContain('Display name');
     });
 
+    it('reads what a link the page took over shows a moment later, by a timer, as a list that tells a click from a double click does', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Latest message') });
+      expect(click.success, JSON.stringify(click.error)).toBe(true);
+      expect(click.data).not.toHaveProperty('linkTakenOver');
+      // Read at once: the page starts loading the message 60 ms after the click, 200 ms away on the server.
+      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(after).toContain('Your account is ready: the first invoice comes on the 3rd.');
+      expect(after).not.toContain('Choose Profile or Settings.');
+    });
+
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);

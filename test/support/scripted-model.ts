@@ -314,13 +314,11 @@ export function findRef(snapshotText: string, role: RoleMatcher, name: NameMatch
 export interface PlannedCall {
   tool: string;
   args?: Record<string, unknown>;
-  /** How long the model thinks before it answers with this call (a real one takes a second or more; by default none). */
-  thinkMs?: number;
 }
 
 export function toolCallReply(call: PlannedCall): Reply {
   const id = `call_${randomBytes(6).toString('hex')}`;
-  return { kind: 'openai-tool-stream', calls: [{ id, name: call.tool, arguments: JSON.stringify(call.args ?? {}) }], ...(call.thinkMs ? { delayMs: call.thinkMs } : {}) };
+  return { kind: 'openai-tool-stream', calls: [{ id, name: call.tool, arguments: JSON.stringify(call.args ?? {}) }] };
 }
 
 export function textReply(text: string): Reply {

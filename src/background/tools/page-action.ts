@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
-import { forgetActionRequests, navigationLoaded, settleActionRequests, watchActionRequests } from './request-watch';
+import { forgetActionRequests, linkTakenOver, navigationLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
@@ -102,14 +102,16 @@ export async function runPageAction(context: ToolContext, action: Action, target
   if (!context.binding) await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
   if (READS_ONLY.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
   watchActionRequests(tab.id, frameId);
-  let outcome: ActionOutcome;
+  let answer: ActionOutcome;
   try {
-    outcome = await actAndFollow(context, tab, frameId, request, action, target);
+    answer = await actAndFollow(context, tab, frameId, request, action, target);
   } catch (error) {
     forgetActionRequests(tab.id);
     throw error;
   }
+  const { linkTakenOver: tookLink, ...outcome } = answer;
   if (outcome.navigatedTo) navigationLoaded(tab.id);
+  if (tookLink) linkTakenOver(tab.id);
   // Followed through a navigation too: the requests a new page sends as it opens (phpMyAdmin
   // builds its navigation tree by script) are part of what the click led to, and an app that
   // changes its address with history.pushState (which Chromium reports as a page loading) stays

@@ -35,6 +35,12 @@ const QUIET_MAX_MS = 1_000;
  * tree the page loaded with — a snapshot read before that lists links about to be removed.
  */
 const OPENING_MS = 250;
+/**
+ * How long after a click on a link the page took over (it cancelled following it) its script may
+ * still start what the link stands for: a list that tells a click from a double click acts only
+ * after a timer (Roundcube loads the message into its preview pane 60 ms after the click).
+ */
+const TAKEN_OVER_LINK_MS = 150;
 /** The longest wait for a report that may still come (a browser under heavy load). */
 const MAX_REPORT_WAIT_MS = 250;
 /** A late report is expected half as late again this much later. */
@@ -60,6 +66,8 @@ interface ActionRequests {
   answeredAt: number;
   /** When the page the action led to loaded (0: it stayed on its page). */
   openedAt: number;
+  /** Until when the page's script may still start what a link it took over stands for (0: no such link). */
+  scriptMayStartUntil: number;
   /** The frame that acted: asked to hold still once the answers came. */
   frameId: number;
   started(details: RequestDetails): void;
@@ -130,6 +138,7 @@ export function watchActionRequests(tabId: number, frameId: number): void {
     framesAnswered,
     answeredAt: 0,
     openedAt: 0,
+    scriptMayStartUntil: 0,
     frameId,
     started(details) {
       noteReportLag(Date.now() - details.timeStamp);
@@ -165,6 +174,12 @@ export function navigationLoaded(tabId: number): void {
   if (watch) watch.answeredAt = watch.openedAt = Date.now();
 }
 
+/** The page's script took over the link the action clicked: what it starts a moment later is waited for too. */
+export function linkTakenOver(tabId: number): void {
+  const watch = watches.get(tabId);
+  if (watch) watch.scriptMayStartUntil = Date.now() + TAKEN_OVER_LINK_MS;
+}
+
 /** The action failed: nothing it set off is waited for. */
 export function forgetActionRequests(tabId: number): void {
   watches.get(tabId)?.stop();
@@ -176,7 +191,12 @@ export function forgetActionRequests(tabId: number): void {
  */
 function requestsMayStillCome(watch: ActionRequests): number {
   if (watch.answeredAt === 0) return 0;
-  return Math.max(0, watch.answeredAt + reportLagNow() - Date.now(), openingLeft(watch));
+  return Math.max(0, watch.answeredAt + reportLagNow() - Date.now(), openingLeft(watch), scriptStartLeft(watch));
+}
+
+/** How long (ms) a request the script of a link the page took over starts may still be reported. */
+function scriptStartLeft(watch: ActionRequests): number {
+  return watch.scriptMayStartUntil === 0 ? 0 : Math.max(0, watch.scriptMayStartUntil + reportLagNow() - Date.now());
 }
 
 /**
@@ -240,7 +260,7 @@ async function waitOut({ requests, received, framesAnswered, frameId }: ActionRe
   // An answer's script may send more requests (a view, then its navigation tree): until none is left.
   while (!signal.aborted && (await requests.idle(deadline - Date.now(), signal))) {
     const maxMs = Math.min(QUIET_MAX_MS, Math.max(0, deadline - Date.now()));
-    await Promise.race([Promise.all(framesAnswered.splice(0).map((frame) => frameLoaded(tab, frame))), pause(maxMs, signal)]);
+    await Promise.all(framesAnswered.splice(0).map((frame) => frameLoaded(tab, frame, Date.now() + maxMs, signal)));
     const answered = received.splice(0);
     const payload = { quietMs: QUIET_MS, maxMs, received: answered.map(({ url }) => url) };
     const request = { type: 'SETTLE' as const, requestId: childRequestId(requestId, 'settle'), payload };
@@ -258,12 +278,19 @@ async function waitOut({ requests, received, framesAnswered, frameId }: ActionRe
   return requests.settled();
 }
 
+/** How often a frame still loading is asked again. */
+const FRAME_POLL_MS = 25;
+
 /**
  * Resolves once the frame's page has loaded (its load event: its own scripts have run, its frames
- * and images came), or when the frame is gone. Asked only once its page's answer was complete, when
- * the frame holds the new document.
+ * and images came), when the frame is gone, or at `until`. Asked only once its page's answer was
+ * complete, when the frame holds the new document; asked afresh each time, since a promise left
+ * waiting in a document the frame then leaves is never answered (Chromium).
  */
-async function frameLoaded(tab: TargetTab, frameId: number): Promise<void> {
-  const loaded = () => document.readyState === 'complete' || new Promise<boolean>((done) => addEventListener('load', () => done(true), { once: true }));
-  await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: [frameId] }, func: loaded, injectImmediately: true }).catch(() => undefined);
+async function frameLoaded(tab: TargetTab, frameId: number, until: number, signal: AbortSignal): Promise<void> {
+  while (Date.now() < until && !signal.aborted) {
+    const [frame] = await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: [frameId] }, func: () => document.readyState, injectImmediately: true }).catch(() => []);
+    if (frame?.result !== 'loading' && frame?.result !== 'interactive') return;
+    await pause(FRAME_POLL_MS, signal);
+  }
 }

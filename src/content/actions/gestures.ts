@@ -104,9 +104,10 @@ export function mouseInit(target: Element, clickCount = 1): MouseEventInit {
  * mousedown through: listboxes cancel it to keep focus in their combobox, as they do for a person.
  * The click carries the pointer's place and the click count as a person's does: `element.click()`
  * carries neither, which is how pages tell a link followed by the Enter key (Roundcube opens the
- * whole message then, not its preview). `clickCount`: 2 for a double click's second.
+ * whole message then, not its preview). `clickCount`: 2 for a double click's second. Returns false
+ * when the page cancelled the click (its script took over what the element does).
  */
-export function pointerSequence(target: Element, clickCount = 1): void {
+export function pointerSequence(target: Element, clickCount = 1): boolean {
   const init = mouseInit(target, clickCount);
   const pointer = { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true };
   target.dispatchEvent(new PointerEvent('pointerover', pointer));
@@ -119,7 +120,7 @@ export function pointerSequence(target: Element, clickCount = 1): void {
   target.dispatchEvent(new PointerEvent('pointerup', pointer));
   if (pointerAccepted) target.dispatchEvent(new MouseEvent('mouseup', init));
   // Dispatched, a click still does what the element does on a click: follows a link, ticks a box, sends a form.
-  target.dispatchEvent(new MouseEvent('click', init));
+  return target.dispatchEvent(new MouseEvent('click', init));
 }
 
 export interface Modifiers {

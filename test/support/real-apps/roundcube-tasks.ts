@@ -17,12 +17,12 @@ const logIn: ScriptStep[] = [
 
 /**
  * Choosing a message in the list shows it in the preview pane, which Roundcube loads by a timer
- * after the click (60 ms, to tell a click from a double click): a model reads the next snapshot a
- * moment later, as any real one does by the time it has answered.
+ * after the click (60 ms, to tell a click from a double click). Read at once: Jawad waits for what
+ * a link the page took over starts a moment later.
  */
 const choose = (subject: string): ScriptStep[] => [
   (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', subject) } }),
-  { tool: 'snapshot', thinkMs: 1_000 },
+  { tool: 'snapshot' },
 ];
 
 /**
