@@ -305,12 +305,15 @@ for (const browserName of browsersUnderTest()) {
       const profile = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Profile') });
       expect(profile.success, JSON.stringify(profile.error)).toBe(true);
       expect(profile.data).not.toHaveProperty('unansweredRequests');
+      // The page itself stayed where it was (Chromium reports a frame's loading as the tab's).
+      expect(profile.data).not.toHaveProperty('navigatedTo');
       const withProfile = (await tool(jawad, 'snapshot')).data?.text ?? '';
       expect(withProfile).toMatch(/textbox "Display name" \[?ref=f\d+e\d+/);
       expect(withProfile).not.toContain('Choose Profile or Settings.');
 
       const settings = await tool(jawad, 'click', { ref: findRef(withProfile, 'button', 'Settings') });
       expect(settings.success, JSON.stringify(settings.error)).toBe(true);
+      expect(settings.data).not.toHaveProperty('navigatedTo');
       const withSettings = (await tool(jawad, 'snapshot')).data?.text ?? '';
       expect(withSettings).toMatch(/combobox "Time zone" \[?ref=f\d+e\d+/);
       expect(withSettings).not.toContain('Display name');

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
-import { forgetActionRequests, linkTakenOver, navigationLoaded, settleActionRequests, watchActionRequests } from './request-watch';
+import { forgetActionRequests, linkTakenOver, onlyFramesLoaded, navigationLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
 /** Actions that can start a navigation (a link, a submit, Enter in a form field). */
@@ -127,7 +127,12 @@ async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: numbe
   const answer = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => error as Error);
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
-  const navigatedTo = await navigation.settle(context.signal, answerLost || (!(answer instanceof Error) && answer.navigates === true));
+  const announced = !(answer instanceof Error) && answer.navigates === true;
+  const loadedTo = await navigation.settle(context.signal, answerLost || announced);
+  // Chromium reports a frame's loading as the tab's: an action that loaded a frame and left the
+  // page's address as it was, announcing nothing, kept its page (the frame's load is waited for).
+  const framesOnly = !answerLost && !announced && loadedTo === clipText(tab.url, CAPS.url) && onlyFramesLoaded(tab.id);
+  const navigatedTo = framesOnly ? undefined : loadedTo;
   // A page that unloads at once can drop the agent's answer; the navigation says the action worked.
   if (answer instanceof Error) {
     if (navigatedTo) return { action, target: target.ref ?? target.selector ?? 'the page', navigatedTo };

@@ -62,6 +62,8 @@ interface ActionRequests {
   received: Array<{ url: string; reportedAt: number }>;
   /** Frames whose new page was answered since then: waited for until that page has loaded. */
   framesAnswered: number[];
+  /** What began loading another page since the action began: a frame of the tab, the tab itself. */
+  loadsStarted: { frame: boolean; page: boolean };
   /** When the page answered the action (0 until then). */
   answeredAt: number;
   /** When the page the action led to loaded (0: it stayed on its page). */
@@ -104,7 +106,7 @@ const onFail = (details: RequestDetails) => watches.get(details.tabId)?.ended(de
 function listen(): void {
   clearTimeout(idleTimer);
   if (listening) return;
-  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['xmlhttprequest', 'sub_frame'] };
+  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['xmlhttprequest', 'sub_frame', 'main_frame'] };
   browser.webRequest.onBeforeRequest.addListener(onStart, filter);
   browser.webRequest.onCompleted.addListener(onAnswer, filter);
   browser.webRequest.onErrorOccurred.addListener(onFail, filter);
@@ -136,15 +138,19 @@ export function watchActionRequests(tabId: number, frameId: number): void {
     requests,
     received,
     framesAnswered,
+    loadsStarted: { frame: false, page: false },
     answeredAt: 0,
     openedAt: 0,
     scriptMayStartUntil: 0,
     frameId,
     started(details) {
+      // The tab's own next page is followed by the action (page-action.ts), not waited for here.
+      if (details.type === 'main_frame') return void (watch.loadsStarted.page = true);
       noteReportLag(Date.now() - details.timeStamp);
       // A frame's page is not in its parent's resource timeline when a link's target sent it there.
       if (details.type === 'xmlhttprequest' && details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, { url: details.url, reportedAt: Date.now() });
       requests.started(details.requestId);
+      if (details.type === 'sub_frame') watch.loadsStarted.frame = true;
     },
     ended(details, answered) {
       const request = asked.get(details.requestId);
@@ -172,6 +178,12 @@ export function watchActionRequests(tabId: number, frameId: number): void {
 export function navigationLoaded(tabId: number): void {
   const watch = watches.get(tabId);
   if (watch) watch.answeredAt = watch.openedAt = Date.now();
+}
+
+/** Whether, since the tab's last action began, a frame of it began loading another page and the tab itself did not. */
+export function onlyFramesLoaded(tabId: number): boolean {
+  const loads = watches.get(tabId)?.loadsStarted;
+  return loads?.frame === true && !loads.page;
 }
 
 /** The page's script took over the link the action clicked: what it starts a moment later is waited for too. */
