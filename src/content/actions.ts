@@ -211,6 +211,13 @@ function leavesDocument(link: HTMLAnchorElement | HTMLAreaElement): boolean {
   return to.href !== here.href;
 }
 
+/** Whether a form's answer opens in this tab's page (not in a frame or a new tab: its button's target, else its own). */
+function sentHere(event: SubmitEvent): boolean {
+  // The attribute, not `form.target`: a field named "target" would stand in for that property.
+  const target = event.submitter?.getAttribute('formtarget') ?? (event.target as Element).getAttribute('target');
+  return !target || target === '_self';
+}
+
 /**
  * Notices, while an action runs, whether the browser will now follow a link or submit a form in
  * this tab (an event the page did not cancel), so the background knows to wait for the next page.
@@ -224,7 +231,7 @@ function watchLeaving(): () => boolean {
     if (!event.defaultPrevented && link && leavesDocument(link)) leaving = true;
   };
   const onSubmit = (event: Event) => {
-    if (!event.defaultPrevented) leaving = true;
+    if (!event.defaultPrevented && sentHere(event as SubmitEvent)) leaving = true;
   };
   addEventListener('click', onClick);
   addEventListener('submit', onSubmit);

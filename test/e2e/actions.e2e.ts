@@ -317,6 +317,13 @@ for (const browserName of browsersUnderTest()) {
       const withSettings = (await tool(jawad, 'snapshot')).data?.text ?? '';
       expect(withSettings).toMatch(/combobox "Time zone" \[?ref=f\d+e\d+/);
       expect(withSettings).not.toContain('Display name');
+
+      // A form whose answer opens in the panel: the page itself is not left.
+      const find = await tool(jawad, 'click', { ref: findRef(withSettings, 'button', 'Find in panel') });
+      expect(find.success, JSON.stringify(find.error)).toBe(true);
+      expect(find.data).not.toHaveProperty('navigates');
+      expect(find.data).not.toHaveProperty('navigatedTo');
+      expect((await tool(jawad, 'snapshot')).data?.text).toContain('Your account is ready: the first invoice comes on the 3rd.');
     });
 
     it('reads what a link the page took over shows a moment later, by a timer, as a list that tells a click from a double click does', async () => {
