@@ -227,8 +227,7 @@ function watchLeaving(): () => boolean {
   let leaving = false;
   const onClick = (event: Event) => {
     const origin = event.composedPath()[0];
-    const link = origin instanceof Element ? (origin.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement | null) : null;
-    if (!event.defaultPrevented && link && leavesDocument(link)) leaving = true;
+    if (!event.defaultPrevented && origin instanceof Element && leadsAway(origin)) leaving = true;
   };
   const onSubmit = (event: Event) => {
     if (!event.defaultPrevented && sentHere(event as SubmitEvent)) leaving = true;

@@ -203,12 +203,12 @@ export function forgetActionRequests(tabId: number): void {
  */
 function requestsMayStillCome(watch: ActionRequests): number {
   if (watch.answeredAt === 0) return 0;
-  return Math.max(0, watch.answeredAt + reportLagNow() - Date.now(), openingLeft(watch), scriptStartLeft(watch));
+  return Math.max(reportsLeft(watch.answeredAt), openingLeft(watch), reportsLeft(watch.scriptMayStartUntil));
 }
 
-/** How long (ms) a request the script of a link the page took over starts may still be reported. */
-function scriptStartLeft(watch: ActionRequests): number {
-  return watch.scriptMayStartUntil === 0 ? 0 : Math.max(0, watch.scriptMayStartUntil + reportLagNow() - Date.now());
+/** How long (ms) a request started by `moment` may still be reported, as late as reports lately came; 0 when there is no moment (0). */
+function reportsLeft(moment: number): number {
+  return moment === 0 ? 0 : Math.max(0, moment + reportLagNow() - Date.now());
 }
 
 /**
@@ -216,7 +216,7 @@ function scriptStartLeft(watch: ActionRequests): number {
  * one started as OPENING_MS ends is reported as late as reports lately came (Firefox under load).
  */
 function openingLeft(watch: ActionRequests): number {
-  return watch.openedAt === 0 ? 0 : Math.max(0, watch.openedAt + OPENING_MS + reportLagNow() - Date.now());
+  return watch.openedAt === 0 ? 0 : reportsLeft(watch.openedAt + OPENING_MS);
 }
 
 /**
