@@ -10,6 +10,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import { BRIDGE_COMMAND_DESCRIPTIONS, BRIDGE_COMMANDS, BRIDGE_COMMAND_TYPES, type BridgeCommandType } from '../../src/protocol/bridge';
+import type { PageSnapshot } from '../../src/protocol/messages';
+import { snapshotNotes } from '../../src/protocol/snapshot-notes';
 import type { McpOptions } from '../args';
 import { ensureBuild, launchJawad, type JawadBrowser } from '../launch';
 import type { Output } from '../run';
@@ -38,9 +40,10 @@ export function mcpTools() {
 
 function toCallResult(result: CommandResult): CallToolResult {
   if (!result.success) return { isError: true, content: [{ type: 'text', text: `${result.code ?? 'ERROR'}: ${result.error}` }] };
-  const data = result.data as { text?: unknown } | undefined;
-  // A snapshot's outline is what a model reads; the rest of its data (documents, counts) is bookkeeping.
-  const text = typeof data?.text === 'string' ? data.text : JSON.stringify(result.data ?? null, null, 2);
+  const data = result.data as (Partial<PageSnapshot> & { text?: unknown }) | undefined;
+  // A snapshot's outline is what a model reads, under what it must know of it (cut short, still
+  // loading, how a wait went); the rest of its data (documents, counts) is bookkeeping.
+  const text = typeof data?.text === 'string' ? [...snapshotNotes(data), data.text].join('\n') : JSON.stringify(result.data ?? null, null, 2);
   return { content: [{ type: 'text', text }] };
 }
 

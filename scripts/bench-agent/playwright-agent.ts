@@ -87,13 +87,34 @@ async function withRequests<T>(page: Page, action: () => Promise<T>): Promise<T>
   }
 }
 
+/**
+ * A snapshot told to wait, done as Playwright MCP's browser_wait_for does (getByText, the first
+ * match visible or hidden), its outcome told in the words Jawad's note uses so the same scripted
+ * model reads both.
+ */
+async function waitAsPlaywrightMcp(page: Page, args: Record<string, string>): Promise<string> {
+  const { waitForText: text, waitForTextGone: gone } = args;
+  if (!text && !gone) return '';
+  const started = Date.now();
+  const timeout = 1000 * Number(args.waitSeconds ?? 10);
+  try {
+    if (gone) await page.getByText(gone).first().waitFor({ state: 'hidden', timeout });
+    if (text) await page.getByText(text).first().waitFor({ state: 'visible', timeout });
+  } catch {
+    return `(waited ${(Date.now() - started) / 1000} s, and it has not come)\n`;
+  }
+  return `(waited ${(Date.now() - started) / 1000} s: the page now ${text ? `shows “${text}”` : `no longer shows “${gone}”`})\n`;
+}
+
 /** One tool call on the page; the text the model reads back. */
 async function runTool(page: Page, call: Call): Promise<string> {
   const args = JSON.parse(call.arguments || '{}') as Record<string, string>;
   const target = (): Locator => page.locator(`aria-ref=${args.ref}`);
   switch (call.name) {
-    case 'snapshot':
-      return `Page: ${await page.title()} (${page.url()})\n${await page.ariaSnapshot({ mode: 'ai' })}`;
+    case 'snapshot': {
+      const waited = await waitAsPlaywrightMcp(page, args);
+      return `Page: ${await page.title()} (${page.url()})\n${waited}${await page.ariaSnapshot({ mode: 'ai' })}`;
+    }
     case 'read_page':
       return page.locator('body').innerText();
     case 'click':

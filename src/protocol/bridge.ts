@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { AgentStep } from './agent';
+import { SnapshotWaitParams } from './wait';
 
 /** A frame bigger than this is refused unread (a snapshot answer can be large; a command never is). */
 export const MAX_COMMAND_FRAME_CHARS = 256_000;
@@ -23,7 +24,7 @@ const Text = z.string().check(z.maxLength(100_000));
 
 /** Seed 004's command set, each with its parameters (what the MCP tools advertise as JSON Schema). */
 export const BRIDGE_COMMANDS = {
-  snapshot: z.object({ page: z.optional(z.int().check(z.minimum(1))) }),
+  snapshot: z.object({ page: z.optional(z.int().check(z.minimum(1))), ...SnapshotWaitParams }),
   click: z.object({ ref: Ref }),
   dblclick: z.object({ ref: Ref }),
   fill: z.object({ ref: Ref, value: Text }),
@@ -49,7 +50,8 @@ export const BRIDGE_COMMAND_TYPES = Object.keys(BRIDGE_COMMANDS) as BridgeComman
 
 /** What each command does, for MCP tool descriptions and `jawad bridge --help`. */
 export const BRIDGE_COMMAND_DESCRIPTIONS: Record<BridgeCommandType, string> = {
-  snapshot: 'List what a user can act on in the page (links, buttons, fields), each with a ref (e1, e2, …) for the other commands. Later commands act on the tab of the last snapshot.',
+  snapshot:
+    'List what a user can act on in the page (links, buttons, fields), each with a ref (e1, e2, …) for the other commands. Later commands act on the tab of the last snapshot. waitForText / waitForTextGone: take it once the page shows / no longer shows that text (up to waitSeconds, 10 unless given); waitSeconds alone pauses first.',
   click: 'Click the element with this ref.',
   dblclick: 'Double-click the element with this ref.',
   fill: 'Replace the text of a field with value.',

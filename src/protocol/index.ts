@@ -10,3 +10,5 @@ export * from './usage';
 export * from './caps';
 export * from './secret-fields';
 export * from './workflow';
+export * from './wait';
+export * from './snapshot-notes';

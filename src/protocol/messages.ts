@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './agent';
 import { ActivityEntry, BridgeStatus, isLoopbackBridgeUrl } from './bridge';
 import { CAPS } from './caps';
+import { Waited } from './wait';
 import { ErrorPayload, JawadError } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
@@ -406,6 +407,8 @@ export const PageSnapshot = z.object({
   documents: z.optional(z.record(z.string(), z.string())),
   /** Requests (XHR, fetch) the tab's last action set off that were still unanswered when the snapshot stopped waiting. */
   unansweredRequests: z.optional(z.int()),
+  /** A snapshot asked to wait (for text to show or go, or for time): what for, whether it came, after how long. */
+  waited: z.optional(Waited),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 

@@ -10,7 +10,7 @@ import { browsersUnderTest, type JawadBrowser } from './support/extension-browse
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
 
-type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }> };
+type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }>; waited?: { ms: number } };
 const tool = (jawad: JawadBrowser, name: string, parameters: Record<string, unknown> = {}) => runTool<Data>(jawad, name, parameters);
 
 async function refsByTestId(jawad: JawadBrowser): Promise<Record<string, string>> {
@@ -335,6 +335,46 @@ for (const browserName of browsersUnderTest()) {
       const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
       expect(after).toContain('Your account is ready: the first invoice comes on the 3rd.');
       expect(after).not.toContain('Choose Profile or Settings.');
+    });
+
+    it('takes a snapshot once the page shows what a job reports a second later, in its frame too, and says when it never came', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const publish = findRef((await tool(jawad, 'snapshot')).data?.text ?? '', 'button', 'Publish site');
+      expect((await tool(jawad, 'click', { ref: publish })).success).toBe(true);
+      // The page asks how the job went a second after the click, then loads the report into the panel.
+      const report = await tool(jawad, 'snapshot', { waitForText: '3 pages PUBLISHED, 0 errors' });
+      expect(report.success, JSON.stringify(report.error)).toBe(true);
+      expect(report.data?.text).toContain('3 pages published, 0 errors.');
+      expect(report.data?.text).toContain('Published: 3 pages.');
+      expect(report.data?.waited).toMatchObject({ text: '3 pages PUBLISHED, 0 errors', met: true });
+      expect(Number(report.data?.waited?.ms)).toBeGreaterThan(500);
+
+      // Text that never comes: the page as it stands once the time is up, and the wait marked unmet.
+      const never = await tool(jawad, 'snapshot', { waitForText: 'Publish failed', waitSeconds: 0.5 });
+      expect(never.data?.waited).toMatchObject({ text: 'Publish failed', met: false });
+      expect(Number(never.data?.waited?.ms)).toBeGreaterThanOrEqual(500);
+      expect(never.data?.text).toContain('Published: 3 pages.');
+
+      // And the other way round: until a status line is gone.
+      expect((await tool(jawad, 'click', { ref: publish })).success).toBe(true);
+      const done = await tool(jawad, 'snapshot', { waitForTextGone: 'Publishing…' });
+      expect(done.data?.waited).toMatchObject({ gone: 'Publishing…', met: true });
+      expect(done.data?.text).not.toContain('Publishing…');
+      expect(done.data?.text).toContain('Published: 3 pages.');
+    });
+
+    it('ends a wait when the page sends the tab to another site, and gives nothing of that site', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const elsewhere = `${fixtures.url.replace('127.0.0.1', 'localhost')}/plain.html`;
+      // The page sends itself elsewhere while the snapshot waits for text the other site shows.
+      await page.evaluate((to) => void setTimeout(() => (location.href = to), 300), elsewhere);
+      const waited = await tool(jawad, 'snapshot', { waitForText: 'High water at Avonmouth' });
+      expect(waited.success).toBe(false);
+      expect(waited.error).toMatchObject({ code: 'TARGET_CHANGED', message: expect.stringContaining('http://localhost') });
+      expect(JSON.stringify(waited)).not.toContain('Avonmouth today');
+      expect(page.url()).toBe(elsewhere);
     });
 
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {

@@ -56,6 +56,8 @@ for (const browserName of browsersUnderTest()) {
       expect(tools.map((tool) => tool.name).sort()).toEqual(['check', 'click', 'dblclick', 'fill', 'focus', 'get', 'hover', 'is', 'open', 'press', 'select', 'snapshot', 'tab', 'type', 'uncheck']);
       const fill = tools.find((tool) => tool.name === 'fill')!;
       expect(fill.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['ref', 'value']) });
+      const snapshot = tools.find((tool) => tool.name === 'snapshot')!;
+      expect(Object.keys(snapshot.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['waitForText', 'waitForTextGone', 'waitSeconds']));
     });
 
     it('runs snapshot and click on a fixture page in the real browser', async () => {
@@ -77,7 +79,12 @@ for (const browserName of browsersUnderTest()) {
       expect(clicked.isError, textOf(clicked)).toBeFalsy();
       expect(notices[0]).toMatch(/^Waiting for the user to allow click/);
       expect(logged).toContainEqual(expect.stringMatching(/^Waiting for the user to allow click/));
-      expect(textOf(await client.callTool({ name: 'snapshot', arguments: {} }))).toContain('Saved:');
+      // Read once the page says so, and told how the wait went above the outline.
+      const saved = textOf(await client.callTool({ name: 'snapshot', arguments: { waitForText: 'Saved:' } }));
+      expect(saved).toMatch(/^\(waited [\d.]+ s: the page now shows “Saved:”\)$/m);
+      expect(saved).toContain('Saved:');
+      const never = textOf(await client.callTool({ name: 'snapshot', arguments: { waitForText: 'Account deleted', waitSeconds: 0.3 } }));
+      expect(never).toMatch(/^\(waited [\d.]+ s for the page to show “Account deleted”, and it has not: this is the page as it stands\)$/m);
       // The launcher logs its answer once the prompt has closed, which may come after the result.
       await expect.poll(() => stderr).toMatch(/Prompt for click → allow-once/);
     });

@@ -354,6 +354,11 @@ export interface ScriptOptions {
   final?: string | ((context: AgentContext) => string);
 }
 
+/** Whether the latest snapshot waited for `text` and Jawad's note on it says the page now shows it, as a model reads that note. */
+export function sawWaitMet(context: AgentContext, text: string): boolean {
+  return (context.snapshotText ?? '').split('\n').some((line) => line.startsWith('(waited ') && line.includes(`the page now shows “${text}”`));
+}
+
 function notSeen(what: string, snapshotText: string | undefined): never {
   throw new Error(`scripted model: no ${what} in the latest snapshot:\n${snapshotText ?? '(no snapshot taken yet)'}`);
 }

@@ -3,7 +3,7 @@
  * carry page text (a snapshot, a read value, even an error naming the element that covers a
  * button), so all of it reaches the model inside the untrusted wrapper.
  */
-import type { PageContent, PageSnapshot, StepTarget } from '../../protocol';
+import { snapshotNotes, type PageContent, type PageSnapshot, type StepTarget } from '../../protocol';
 import { wrapPageContent, wrapUntrusted } from '../prompts';
 import type { ToolOutcome } from '../tools/registry';
 
@@ -50,12 +50,8 @@ function failureText(code: string, message: string): string {
 export function resultText(tool: string, outcome: ToolOutcome): string {
   if (!outcome.success) return failureText(outcome.error?.code ?? 'EXECUTION_ERROR', outcome.error?.message ?? 'failed');
   if (isSnapshot(tool, outcome.data)) {
-    const { url, title, text, partial, unansweredRequests } = outcome.data;
-    const notes = [
-      partial ? '(partial: the page was too big to walk in time)' : '',
-      unansweredRequests ? `(still loading: ${unansweredRequests} request${unansweredRequests === 1 ? '' : 's'} the last action started had no answer yet; the page may still change)` : '',
-    ].filter(Boolean);
-    return [`Page: ${title} (${url})`, ...notes, text].join('\n');
+    const { url, title, text } = outcome.data;
+    return [`Page: ${title} (${url})`, ...snapshotNotes(outcome.data), text].join('\n');
   }
   if (isPage(tool, outcome.data)) return `${outcome.data.title}\n${outcome.data.url}\n${outcome.data.markdown}`;
   return JSON.stringify(outcome.data ?? null);

@@ -30,7 +30,7 @@ type Params<T extends BridgeCommandType> = z.infer<(typeof BRIDGE_COMMANDS)[T]>;
 
 /** Each command's tool and arguments; `tab` picks its tool by action. */
 const PLANS: { [T in BridgeCommandType]: (params: Params<T>) => { tool: string; args: Record<string, unknown>; namedTab?: number } } = {
-  snapshot: (p) => ({ tool: 'snapshot', args: p.page ? { page: p.page } : {} }),
+  snapshot: ({ page, ...wait }) => ({ tool: 'snapshot', args: { ...(page ? { page } : {}), ...wait } }),
   click: (p) => ({ tool: 'click', args: { ref: p.ref } }),
   dblclick: (p) => ({ tool: 'double_click', args: { ref: p.ref } }),
   fill: (p) => ({ tool: 'fill', args: { ref: p.ref, text: p.value } }),

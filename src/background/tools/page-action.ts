@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { pause } from './pause';
 import { forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
@@ -17,7 +18,6 @@ const POLL_MS = 25;
 /** How long to wait for the page an action led to before reading it anyway. */
 const NAVIGATION_LOAD_MS = 8_000;
 
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Re-reads the tab (starting from `from`, when already read) until `done` or the time is up; returns the last state. */
 async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: number, signal: AbortSignal, from?: Tabs.Tab): Promise<Tabs.Tab> {

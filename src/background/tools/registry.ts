@@ -56,7 +56,8 @@ export class ToolRegistry {
     }
     if (context.signal?.aborted) return finish({ success: false, error: { code: 'CANCELLED', message: `${name} was not run: the task was stopped.` } });
     try {
-      const data = await runWithTimeout(tool, parsed.data, context, timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS);
+      const limit = timeoutMs ?? (typeof tool.timeoutMs === 'function' ? tool.timeoutMs(parsed.data) : tool.timeoutMs) ?? DEFAULT_TOOL_TIMEOUT_MS;
+      const data = await runWithTimeout(tool, parsed.data, context, limit);
       return finish({ success: true, data });
     } catch (error) {
       return finish({ success: false, error: toErrorPayload(error) });

@@ -20,6 +20,7 @@ import browser, { type WebRequest } from 'webextension-polyfill';
 import { CAPS, childRequestId, Settled } from '../../protocol';
 import { REQUEST_REPORT_LAG_MS } from '../../platform';
 import { askPageAgent, type TargetTab } from '../page-scripts';
+import { pause } from './pause';
 import { PendingRequests } from './pending-requests';
 import { ReportLag } from './report-lag';
 
@@ -49,12 +50,6 @@ const LAG_HALF_LIFE_MS = 10_000;
 const MAX_RECEIVED = 50;
 /** A tab not touched again this long after its action stops being watched. */
 const WATCH_MS = 30_000;
-
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((done) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
-  });
 
 interface ActionRequests {
   requests: PendingRequests;

@@ -1,8 +1,11 @@
 import * as z from 'zod/mini';
-import { childRequestId, FrameClaims, framePrefix, PageSnapshot, type ContentRequest } from '../../protocol';
+import { childRequestId, DEFAULT_WAIT_SECONDS, FrameClaims, framePrefix, PageSnapshot, SnapshotWaitParams, type ContentRequest } from '../../protocol';
 import { askFrame, askFrameOrSkip, askPageAgent, contextTab, FRAME_TIMEOUT_MS, injectPageScript, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { mergeFrameSnapshots, placeFrames } from './merge-frames';
+import { pause } from './pause';
+import { DEFAULT_TOOL_TIMEOUT_MS } from './registry';
 import { readAfterLastAction } from './request-watch';
+import { waitForSnapshot } from './snapshot-wait';
 import { defineTool } from './tool';
 
 /** A frame's claim travels by postMessage and can land after the background asks: ask again a few times. */
@@ -105,19 +108,31 @@ async function walkFrames(tab: TargetTab, chain: string, request: SnapshotReques
 export const snapshot = defineTool({
   name: 'snapshot',
   description:
-    'List everything on the current page a user can act on — links, buttons, fields, checkboxes, menus, custom widgets, inside frames too — each with a ref (e1, e2, …; f12e3 inside a frame) to act on it, its role, name and state (a select’s options too, or how many when there are more than 10), and the visible text around them. Hidden content is left out. Long lists show 20 rows at a time: pass page: 2, 3, … for the next rows.',
+    'List everything on the current page a user can act on — links, buttons, fields, checkboxes, menus, custom widgets, inside frames too — each with a ref (e1, e2, …; f12e3 inside a frame) to act on it, its role, name and state (a select’s options too, or how many when there are more than 10), and the visible text around them. Hidden content is left out. Long lists show 20 rows at a time: pass page: 2, 3, … for the next rows. ' +
+    `When the page will show something later (a result, "Saved", a "Loading…" that must go): waitForText takes the snapshot once the page shows that text, waitForTextGone once it no longer does, each for up to waitSeconds (${DEFAULT_WAIT_SECONDS} unless given); waitSeconds alone is a plain pause first.`,
   params: z.object({
     maxRefs: z._default(z.int().check(z.minimum(1), z.maximum(20_000)), 3_000),
     timeBudgetMs: z._default(z.int().check(z.minimum(10), z.maximum(10_000)), 800),
     /** Long lists show 20 rows at a time; page 2 shows rows 21–40, and so on. */
     page: z._default(z.int().check(z.minimum(1), z.maximum(100_000)), 1),
+    ...SnapshotWaitParams,
   }),
   level: 'read-only',
   effects: {},
-  async run(params, context) {
+  // Text the model waits for is matched against the page, never typed into it.
+  inertParams: ['waitForText', 'waitForTextGone'],
+  timeoutMs: ({ waitForText, waitForTextGone, waitSeconds }) =>
+    DEFAULT_TOOL_TIMEOUT_MS + 1000 * (waitSeconds ?? (waitForText || waitForTextGone ? DEFAULT_WAIT_SECONDS : 0)),
+  async run({ waitForText, waitForTextGone, waitSeconds, ...params }, context) {
     const tab = await contextTab(context);
-    const { value: snapshot, unanswered } = await readAfterLastAction(tab, context.requestId, context.signal, () => snapshotOf(tab, params, context.requestId));
-    return unanswered > 0 ? { ...snapshot, unansweredRequests: unanswered } : snapshot;
+    const take = async (first: boolean) => {
+      if (!first) return snapshotOf(tab, params, context.requestId);
+      const { value, unanswered } = await readAfterLastAction(tab, context.requestId, context.signal, () => snapshotOf(tab, params, context.requestId));
+      return unanswered > 0 ? { ...value, unansweredRequests: unanswered } : value;
+    };
+    if (waitForText === undefined && waitForTextGone === undefined && waitSeconds === undefined) return take(true);
+    const wait = { ...(waitForText ? { text: waitForText } : {}), ...(waitForTextGone ? { gone: waitForTextGone } : {}), ...(waitSeconds === undefined ? {} : { seconds: waitSeconds }) };
+    return waitForSnapshot(wait, { take, pause: (ms) => pause(ms, context.signal), now: () => Date.now(), signal: context.signal, from: tab.url });
   },
 });
 

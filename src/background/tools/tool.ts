@@ -72,8 +72,8 @@ export interface Tool<P extends z.ZodMiniType = z.ZodMiniType> {
   effects: ToolEffects;
   /** Parameters that carry none of the effects above (closed choices such as `what`, sizes). */
   inertParams?: readonly string[];
-  /** Defaults to the registry's timeout. */
-  timeoutMs?: number;
+  /** Defaults to the registry's timeout; a tool told to wait (a snapshot waiting for text) works it out from its parameters. */
+  timeoutMs?: number | ((params: z.infer<P>) => number);
   run(params: z.infer<P>, context: ToolContext): Promise<unknown>;
 }
 

@@ -47,6 +47,16 @@ describe('snapshots as the model reads them', () => {
     );
   });
 
+  it('says how a wait went: the text came, or it did not and this is the page as it stands', () => {
+    expect(resultText('snapshot', ok({ ...snapshot, waited: { text: 'Exported', met: true, ms: 1240 } }))).toBe(
+      'Page: Shop (https://shop.example/)\n(waited 1.2 s: the page now shows “Exported”)\n- button "Export all" [ref=e2]',
+    );
+    expect(resultText('snapshot', ok({ ...snapshot, waited: { text: 'Exported', gone: 'Exporting…', met: false, ms: 10_004 } }))).toContain(
+      '(waited 10 s for the page to show “Exported” and stop showing “Exporting…”, and it has not: this is the page as it stands)',
+    );
+    expect(resultText('snapshot', ok({ ...snapshot, waited: { met: true, ms: 2003 } }))).toContain('(waited 2 s)');
+  });
+
   it('adds no note to a page that is done loading', () => {
     expect(resultText('snapshot', ok(snapshot))).toBe('Page: Shop (https://shop.example/)\n- button "Export all" [ref=e2]');
   });

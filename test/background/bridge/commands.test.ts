@@ -9,7 +9,7 @@ vi.mock('../../../src/background/page-reader', () => ({ readActivePage: vi.fn() 
 vi.mock('../../../src/background/page-scripts', () => ({ contextTab: vi.fn(), activeTab: vi.fn(), askFrame: vi.fn(), injectPageScript: vi.fn(), queryActiveTab: vi.fn(), PAGE_AGENT: {}, READER: {} }));
 
 const EXAMPLES: Record<string, Record<string, unknown>> = {
-  snapshot: {},
+  snapshot: { waitForText: 'Saved', waitSeconds: 5 },
   click: { ref: 'e1' },
   dblclick: { ref: 'e1' },
   fill: { ref: 'e1', value: 'text' },
@@ -35,6 +35,11 @@ describe('planCommand', () => {
       expect(tool, type).toBeDefined();
       expect(tool!.params.safeParse(plan.args).success, `${type} → ${plan.tool} ${JSON.stringify(plan.args)}`).toBe(true);
     }
+  });
+
+  it('passes a snapshot’s wait on to the snapshot tool, and refuses one longer than the tool allows', () => {
+    expect(planCommand({ id: 1, type: 'snapshot', params: { page: 2, waitForTextGone: 'Loading…' } }).args).toEqual({ page: 2, waitForTextGone: 'Loading…' });
+    expect(() => planCommand({ id: 2, type: 'snapshot', params: { waitForText: 'Saved', waitSeconds: 600 } })).toThrow(/waitSeconds/);
   });
 
   it('maps the tab actions and names the tab a switch or close touches', () => {

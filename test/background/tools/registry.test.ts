@@ -79,6 +79,22 @@ describe('ToolRegistry', () => {
     expect(result.duration).toBeGreaterThanOrEqual(45);
   });
 
+  it('gives a tool that works its time limit out from its parameters (a snapshot told to wait) that limit', async () => {
+    const waits = defineTool({
+      name: 'waits',
+      description: 'Finishes after the time it is told',
+      params: z.object({ ms: z.int() }),
+      level: 'read-only',
+      effects: {},
+      timeoutMs: ({ ms }) => ms + 50,
+      run: ({ ms }) => new Promise((done) => setTimeout(() => done('done'), ms)),
+    }) as Tool;
+    const registry = new ToolRegistry([waits]);
+    expect(await registry.execute('waits', { ms: 120 }, context)).toMatchObject({ success: true, data: 'done' });
+    // A caller's own limit still wins.
+    expect((await registry.execute('waits', { ms: 120 }, context, 60)).error?.code).toBe('TIMEOUT');
+  });
+
   it('keeps the code of a JawadError and turns other throws into EXECUTION_ERROR', async () => {
     const failing = (error: unknown) =>
       defineTool({ name: 'fails', description: 'x', params: z.object({}), level: 'read-only', effects: {}, run: async () => Promise.reject(error) }) as Tool;

@@ -3,7 +3,7 @@
  * scripted model that finds its targets by role and name in the snapshot text it is given, as a
  * real model does, and each checked in the mailbox's own files — never in the DOM.
  */
-import { findRef, scriptedAgent, type AgentContext, type ScriptStep } from '../scripted-model';
+import { findRef, sawWaitMet, scriptedAgent, type AgentContext, type ScriptStep } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { MAIL_USER, type Roundcube } from './roundcube';
 
@@ -161,9 +161,11 @@ export const ROUNDCUBE_TASKS: AppTask<Roundcube>[] = [
         { tool: 'snapshot' },
         (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Message Body'), text: REPLY } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
-        { tool: 'snapshot' },
-      ], { final: 'Saved a draft reply to Alice.' }),
-    async verify(mail) {
+        // As a careful model does, it reads on once Roundcube confirms the save.
+        { tool: 'snapshot', args: { waitForText: 'Message saved to Drafts' } },
+      ], { final: (ctx) => (sawWaitMet(ctx, 'Message saved to Drafts') ? 'Saved a draft reply to Alice.' : 'Roundcube did not confirm the draft.') }),
+    async verify(mail, _finalUrl, answer) {
+      expectThat(answer === 'Saved a draft reply to Alice.', `the answer was ${JSON.stringify(answer)}`);
       const draft = theOne(mail.messages('Drafts'), 'Re: Quarterly report meeting');
       expectThat(draft.to.includes('alice@example.com'), `the draft is to ${draft.to}`);
       expectThat(draft.body.includes(REPLY), `the draft says ${JSON.stringify(draft.body.slice(0, 300))}`);

@@ -3,7 +3,7 @@
  * scripted model that finds its targets by role and name in the snapshot text it is given, as a
  * real model does, and each checked in WordPress's database — never in the DOM.
  */
-import { findRef, scriptedAgent, type AgentContext, type ScriptStep } from '../scripted-model';
+import { findRef, sawWaitMet, scriptedAgent, type AgentContext, type ScriptStep } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { WP_ADMIN, type WordPress } from './wordpress';
 
@@ -50,9 +50,11 @@ export const WP_TASKS: AppTask<WordPress>[] = [
         { tool: 'snapshot' },
         // The editor asks once more before publishing: the button in its pre-publish panel.
         (ctx) => ({ tool: 'click', args: { ref: uncovered(ctx, 'button', 'Publish') } }),
-        { tool: 'snapshot' },
-      ], { final: `Published “${POST_TITLE}”.` }),
-    async verify(wp) {
+        // Reads on once the editor says so: "<the title, a link> is now live."
+        { tool: 'snapshot', args: { waitForText: `${POST_TITLE} is now live` } },
+      ], { final: (ctx) => (sawWaitMet(ctx, `${POST_TITLE} is now live`) ? `Published “${POST_TITLE}”.` : 'The editor did not confirm the post went live.') }),
+    async verify(wp, _finalUrl, answer) {
+      expectThat(answer === `Published “${POST_TITLE}”.`, `the answer was ${JSON.stringify(answer)}`);
       const rows = wp.query(`SELECT post_status, post_content FROM wp_posts WHERE post_type = 'post' AND post_title = ${sqlText(POST_TITLE)}`);
       expectThat(rows.length === 1, `${rows.length} posts are titled “${POST_TITLE}”`);
       const [post] = rows;
