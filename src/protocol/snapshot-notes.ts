@@ -4,7 +4,7 @@ import type { Waited } from './wait';
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** How a snapshot's wait went; one that did not come says so plainly, so the model reads the page it got as it stands. */
-function waitNote({ text, gone, met, ms }: Waited): string {
+export function waitNote({ text, gone, met, ms }: Waited): string {
   const and = (parts: string[]) => parts.filter(Boolean).join(' and ');
   if (!text && !gone) return `(waited ${seconds(ms)})`;
   if (met) return `(waited ${seconds(ms)}: the page now ${and([text ? `shows “${text}”` : '', gone ? `no longer shows “${gone}”` : ''])})`;

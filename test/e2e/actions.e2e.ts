@@ -369,7 +369,7 @@ for (const browserName of browsersUnderTest()) {
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);
       const elsewhere = `${fixtures.url.replace('127.0.0.1', 'localhost')}/plain.html`;
       // The page sends itself elsewhere while the snapshot waits for text the other site shows.
-      await page.evaluate((to) => void setTimeout(() => (location.href = to), 300), elsewhere);
+      await page.evaluate((to) => void setTimeout(() => (location.href = to), 600), elsewhere);
       const waited = await tool(jawad, 'snapshot', { waitForText: 'High water at Avonmouth' });
       expect(waited.success).toBe(false);
       expect(waited.error).toMatchObject({ code: 'TARGET_CHANGED', message: expect.stringContaining('http://localhost') });

@@ -3,7 +3,7 @@
  * carry page text (a snapshot, a read value, even an error naming the element that covers a
  * button), so all of it reaches the model inside the untrusted wrapper.
  */
-import { snapshotNotes, type PageContent, type PageSnapshot, type StepTarget } from '../../protocol';
+import { snapshotNotes, waitNote, type PageContent, type PageSnapshot, type StepTarget } from '../../protocol';
 import { wrapPageContent, wrapUntrusted } from '../prompts';
 import type { ToolOutcome } from '../tools/registry';
 
@@ -81,7 +81,7 @@ function quoted(target: StepTarget | undefined): string {
 export function summarise(tool: string, outcome: ToolOutcome, target?: StepTarget): string {
   if (!outcome.success) return outcome.error?.message ?? 'Failed.';
   const data = outcome.data;
-  if (isSnapshot(tool, data)) return `${data.refs.length} elements on “${data.title.slice(0, 80)}”${data.partial ? ' (partial)' : ''}`;
+  if (isSnapshot(tool, data)) return `${data.refs.length} element${data.refs.length === 1 ? '' : 's'} on “${data.title.slice(0, 80)}”${data.partial ? ' (partial)' : ''}${data.waited ? ` ${waitNote(data.waited)}` : ''}`;
   if (isPage(tool, data)) return `Read “${data.title.slice(0, 80)}” (${data.markdown.length} characters)`;
   const record = (data ?? {}) as Record<string, unknown>;
   if (typeof record.value === 'string') return `${tool}${quoted(target)}: value is now “${record.value.slice(0, 80)}”`;

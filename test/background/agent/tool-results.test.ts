@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultForModel, resultText } from '../../../src/background/agent/tool-results';
+import { resultForModel, resultText, summarise } from '../../../src/background/agent/tool-results';
 import type { ErrorCode } from '../../../src/protocol';
 
 const failed = (code: ErrorCode, message: string) => ({ success: false, error: { code, message }, duration: 3 });
@@ -55,6 +55,12 @@ describe('snapshots as the model reads them', () => {
       '(waited 10 s for the page to show “Exported” and stop showing “Exporting…”, and it has not: this is the page as it stands)',
     );
     expect(resultText('snapshot', ok({ ...snapshot, waited: { met: true, ms: 2003 } }))).toContain('(waited 2 s)');
+  });
+
+  it('shows the user in the action log how a snapshot’s wait went', () => {
+    expect(summarise('snapshot', ok({ ...snapshot, refs: [{ ref: 'e2', role: 'button', name: 'Export all', tag: 'button' }], waited: { text: 'Exported', met: false, ms: 10_000 } }))).toBe(
+      '1 element on “Shop” (waited 10 s for the page to show “Exported”, and it has not: this is the page as it stands)',
+    );
   });
 
   it('adds no note to a page that is done loading', () => {
