@@ -4,7 +4,7 @@
  * (`page.ariaSnapshot({ mode: 'ai' })`, what Playwright MCP gives agents) and every action is done
  * by Playwright on its `aria-ref` locators — a minimal Playwright-MCP-style loop in Node.
  */
-import type { Locator, Page, Request } from 'playwright-core';
+import type { Dialog, Locator, Page, Request } from 'playwright-core';
 import type { RecordedRequest, Reply, Responder } from '../../test/support/provider-server';
 
 export interface BaselineOutcome {
@@ -106,6 +106,26 @@ async function waitAsPlaywrightMcp(page: Page, args: Record<string, string>): Pr
   return `(waited ${(Date.now() - started) / 1000} s: the page now ${text ? `shows “${text}”` : `no longer shows “${gone}”`})\n`;
 }
 
+/**
+ * A confirmation box the page shows on a click, answered as Playwright MCP has a model do with
+ * browser_handle_dialog (accept, or dismiss), and told in the words Jawad's result uses so the
+ * same scripted model reads both.
+ */
+async function answeringDialogs(page: Page, accept: boolean, act: () => Promise<void>): Promise<string> {
+  const asked: string[] = [];
+  const onDialog = (dialog: Dialog) => {
+    asked.push(dialog.message());
+    void (accept ? dialog.accept() : dialog.dismiss());
+  };
+  page.on('dialog', onDialog);
+  try {
+    await act();
+  } finally {
+    page.off('dialog', onDialog);
+  }
+  return asked.length > 0 && !accept ? `\n(The page asked “${asked[0]}” in a confirmation box of its own, and it was answered Cancel. If the user asked for exactly this, click again with acceptDialog: true.)` : '';
+}
+
 /** One tool call on the page; the text the model reads back. */
 async function runTool(page: Page, call: Call): Promise<string> {
   const args = JSON.parse(call.arguments || '{}') as Record<string, string>;
@@ -117,10 +137,13 @@ async function runTool(page: Page, call: Call): Promise<string> {
     }
     case 'read_page':
       return page.locator('body').innerText();
-    case 'click':
-      await withRequests(page, () => target().click({ timeout: ACTION_TIMEOUT_MS }));
-      await settle(page);
-      return `Clicked ${args.ref}; now at ${page.url()}`;
+    case 'click': {
+      const asked = await answeringDialogs(page, Boolean(args.acceptDialog), async () => {
+        await withRequests(page, () => target().click({ timeout: ACTION_TIMEOUT_MS }));
+        await settle(page);
+      });
+      return `Clicked ${args.ref}; now at ${page.url()}${asked}`;
+    }
     case 'fill':
       await target().fill(args.text ?? '', { timeout: ACTION_TIMEOUT_MS });
       return `Filled ${args.ref}`;

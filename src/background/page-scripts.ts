@@ -5,7 +5,8 @@ import { PAGE_AGENT_INSTALLED, READER_INSTALLED } from '../content/installed-fla
 import readerFile from '../content/reader.iife.ts?script';
 import maskFile from '../content/mask.iife.ts?script';
 import { MASK_INSTALLED } from '../content/mask-tag';
-import { JawadError, parseContentReply, validationDetails, type ContentRequest } from '../protocol';
+import { installDialogShim } from '../content/dialog-shim';
+import { DIALOG_CHANNEL, JawadError, parseContentReply, validationDetails, type ContentRequest } from '../protocol';
 
 const ANSWER_TIMEOUT_MS = 15_000;
 const SCRIPTABLE_URL = /^(https?|file):/i;
@@ -70,12 +71,14 @@ export interface Injection {
 export interface PageScript {
   file: string;
   installedFlag: string;
+  /** Put in the page's own world of each frame the script goes into, beside it (what only the page's world can do). */
+  pageWorld?: { install: (...args: string[]) => void; args: string[] };
 }
 
 /** Readability + Turndown: the page as markdown. */
 export const READER: PageScript = { file: readerFile, installedFlag: READER_INSTALLED };
 /** Snapshot and actions by ref. */
-export const PAGE_AGENT: PageScript = { file: pageAgentFile, installedFlag: PAGE_AGENT_INSTALLED };
+export const PAGE_AGENT: PageScript = { file: pageAgentFile, installedFlag: PAGE_AGENT_INSTALLED, pageWorld: { install: installDialogShim, args: [DIALOG_CHANNEL] } };
 /** The overlay over a tab a research step drives. */
 export const MASK: PageScript = { file: maskFile, installedFlag: MASK_INSTALLED };
 
@@ -94,12 +97,25 @@ export async function injectPageScript(tab: TargetTab, script: PageScript, where
     // frame that never does (a request held open) would hold the tool until its time runs out.
     const probes = await browser.scripting.executeScript({ target, func: (name: string) => name in globalThis, args: [script.installedFlag], injectImmediately: true });
     const missing = probes.filter((probe) => probe.result !== true).map((probe) => probe.frameId);
-    if (missing.length > 0) await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: missing }, files: [script.file], injectImmediately: true });
+    if (missing.length > 0) {
+      const frames = { tabId: tab.id, frameIds: missing };
+      await Promise.all([
+        browser.scripting.executeScript({ target: frames, files: [script.file], injectImmediately: true }),
+        // Without it the page's own dialog boxes hold the page as before; the script itself still runs.
+        script.pageWorld ? inPageWorld(frames, script.pageWorld).catch(() => undefined) : undefined,
+      ]);
+    }
     return probes.map((probe) => probe.frameId);
   } catch (error) {
     if (isTabGone(error)) throw tabClosed();
     throw new JawadError('PAGE_UNREADABLE', 'The browser does not let extensions read this page (store pages and some built-in pages are protected).', String(error));
   }
+}
+
+/** The polyfill's types predate `world`; both browsers take it (Firefox since 128). */
+function inPageWorld(target: { tabId: number; frameIds: number[] }, { install, args }: NonNullable<PageScript['pageWorld']>): Promise<unknown> {
+  const injection = { target, func: install, args, world: 'MAIN', injectImmediately: true } as Parameters<typeof browser.scripting.executeScript>[0];
+  return browser.scripting.executeScript(injection);
 }
 
 const tabClosed = () => new JawadError('NOT_FOUND', 'The tab this step was judged in has been closed: the step was not run.');

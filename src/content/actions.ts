@@ -10,6 +10,7 @@ import { JawadError } from '../protocol/errors';
 import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
+import { answerDialogs } from './actions/dialogs';
 import { type HoverStyles, Pointer } from './actions/pointer';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
@@ -342,8 +343,22 @@ const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promi
 /** Actions that mean something without an element: a key to whatever has focus, scrolling or reading the page. */
 const PAGE_ACTIONS: ReadonlySet<Action> = new Set(['press', 'scroll', 'get']);
 
+/** Actions that run the page's own handlers, which may show an alert, confirmation or prompt box. */
+const MAY_RAISE_DIALOGS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
+
 async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry, pointer: Pointer): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
-  return ACTION_HANDLERS[action]({ resolved, value: value ?? '', options, refs, pointer });
+  const call = { resolved, value: value ?? '', options, refs, pointer };
+  if (!MAY_RAISE_DIALOGS.has(action)) return ACTION_HANDLERS[action](call);
+  const dialogsShown = answerDialogs(options.acceptDialog === true);
+  let outcome: ActionOutcome;
+  try {
+    outcome = await ACTION_HANDLERS[action](call);
+  } catch (error) {
+    dialogsShown();
+    throw error;
+  }
+  const dialogs = dialogsShown();
+  return dialogs.length > 0 ? { ...outcome, dialogs } : outcome;
 }

@@ -14,6 +14,8 @@ export const CAPS = {
   productField: 150,
   /** What `get` reads (text, HTML, a value or an attribute). */
   read: 20_000,
+  /** What a page's own alert, confirmation or prompt box said. */
+  dialog: 1_000,
   /** An error's message, which may name page content (an option list, the element on top). */
   errorMessage: 1_000,
   /** An error's details, as JSON. */

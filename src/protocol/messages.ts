@@ -465,8 +465,24 @@ export const ActOptions = z.object({
   name: z.optional(z.string().check(z.maxLength(100))),
   direction: z.optional(z.enum(['up', 'down', 'left', 'right', 'top', 'bottom'])),
   amount: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
+  /** A confirmation or prompt box the page shows during the action is accepted (the step gate asked the user), not cancelled. */
+  acceptDialog: z.optional(z.boolean()),
 });
 export type ActOptions = z.infer<typeof ActOptions>;
+
+/**
+ * A page's own alert, confirmation or prompt box shown during an action: Jawad answered it at once
+ * (alert OK; confirm and prompt Cancel unless the step accepts them) instead of letting it hold the page.
+ */
+/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
+export const DIALOG_CHANNEL = 'jawad-dialogs';
+
+export const PageDialog = z.object({
+  kind: z.enum(['alert', 'confirm', 'prompt']),
+  message: Capped(CAPS.dialog),
+  answered: z.enum(['ok', 'accept', 'cancel']),
+});
+export type PageDialog = z.infer<typeof PageDialog>;
 
 export const ACTIONS = ['click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'select', 'check', 'uncheck', 'scroll', 'get', 'is'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -490,6 +506,8 @@ export const ActionOutcome = z.object({
   navigatedTo: z.optional(z.string()),
   /** Requests (XHR, fetch) the action set off that were still unanswered when it stopped waiting. */
   unansweredRequests: z.optional(z.int()),
+  /** The page's own dialog boxes the action raised, and how Jawad answered each. */
+  dialogs: z.optional(z.array(PageDialog).check(z.maxLength(20))),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 

@@ -10,7 +10,7 @@ import { browsersUnderTest, type JawadBrowser } from './support/extension-browse
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
 
-type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }>; waited?: { ms: number } };
+type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }>; waited?: { ms: number }; dialogs?: unknown };
 const tool = (jawad: JawadBrowser, name: string, parameters: Record<string, unknown> = {}) => runTool<Data>(jawad, name, parameters);
 
 async function refsByTestId(jawad: JawadBrowser): Promise<Record<string, string>> {
@@ -375,6 +375,37 @@ for (const browserName of browsersUnderTest()) {
       expect(waited.error).toMatchObject({ code: 'TARGET_CHANGED', message: expect.stringContaining('http://localhost') });
       expect(JSON.stringify(waited)).not.toContain('Avonmouth today');
       expect(page.url()).toBe(elsewhere);
+    });
+
+    it('answers the page’s own alert, confirmation and prompt boxes during an action instead of being held by them, and leaves the user’s own alone', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/dialogs.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const click = async (name: string, extra: Record<string, unknown> = {}) => {
+        const reply = await tool(jawad, 'click', { ref: findRef(text, 'button', name), ...extra });
+        expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+        return { dialogs: reply.data?.dialogs, status: await page.$eval('#status', (el) => el.textContent) };
+      };
+      expect(await click('Show tip')).toEqual({ dialogs: [{ kind: 'alert', message: 'Drafts are kept for 30 days.', answered: 'ok' }], status: 'Tip shown.' });
+      expect(await click('Delete draft')).toEqual({ dialogs: [{ kind: 'confirm', message: 'Delete the draft “Q3 plan”?', answered: 'cancel' }], status: 'Draft kept.' });
+      expect(await click('Delete draft', { acceptDialog: true })).toEqual({ dialogs: [{ kind: 'confirm', message: 'Delete the draft “Q3 plan”?', answered: 'accept' }], status: 'Draft deleted.' });
+      expect(await click('Rename draft')).toMatchObject({ dialogs: [{ kind: 'prompt', answered: 'cancel' }], status: 'Rename cancelled.' });
+      expect(await click('Rename draft', { acceptDialog: true })).toMatchObject({ status: 'Renamed to Q3 plan v2.' });
+
+      // Outside Jawad's actions, even right after one that accepted, the page's boxes are the browser's own: the user answers them.
+      const boxes: string[] = [];
+      page.once('dialog', (dialog) => void (boxes.push(dialog.message()), dialog.dismiss()));
+      await page.evaluate(() => void setTimeout(() => (document.getElementById('status')!.textContent = `Yours: ${confirm('Is this yours?')}`)));
+      await expect.poll(() => page.$eval('#status', (el) => el.textContent)).toMatch(/^Yours: /);
+      expect({ boxes, status: await page.$eval('#status', (el) => el.textContent) }).toEqual({ boxes: ['Is this yours?'], status: 'Yours: false' });
+
+      // A form the page guards with a confirmation: cancelled, it is not sent; accepted, it is.
+      const kept = await tool(jawad, 'click', { ref: findRef(text, 'button', 'Send to everyone') });
+      expect(kept.data).not.toHaveProperty('navigates');
+      expect(page.url()).not.toContain('sent=1');
+      const sent = await tool(jawad, 'click', { ref: findRef(text, 'button', 'Send to everyone'), acceptDialog: true });
+      expect(sent.data).toMatchObject({ navigates: true, dialogs: [{ kind: 'confirm', answered: 'accept' }] });
+      expect(await page.$eval('#status', (el) => el.textContent)).toBe('Sent to everyone.');
     });
 
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {

@@ -107,6 +107,10 @@ function pageStep(input: StepInput): StepClass {
     critical = isCriticalAction(name, leadsTo) || isCriticalAction(name, target?.documentUrl ?? tab.url) || (followsLink && isCriticalAction('', leadsTo));
     if (critical) reasons.push(`“${name || 'This action'}” looks like a purchase, payment, deletion, subscription or message.`);
   }
+  if (effects.acceptsDialog && params[effects.acceptsDialog] === true) {
+    critical = true;
+    reasons.push('It accepts the page’s own confirmation box, which a page shows before something it cannot undo.');
+  }
   const readsSecret = Boolean(effects.readsValue && target && isSecretTarget(target) && asString(params.what) === 'value');
   if (readsSecret) {
     // A password or card number in the model's hands is as serious as a payment: always asked, never granted.

@@ -61,6 +61,11 @@ export interface ToolEffects {
   opensTab?: boolean;
   /** Works on the browser's tab list, not a page. */
   tabList?: boolean;
+  /**
+   * The parameter that has the page's own confirmation box accepted: a page asks one before what it
+   * cannot undo, so such a step is critical (always asked, never granted).
+   */
+  acceptsDialog?: string;
 }
 
 /** One tool: everything the registry, the agent and the tools panel need to know about it. */

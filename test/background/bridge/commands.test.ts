@@ -10,7 +10,7 @@ vi.mock('../../../src/background/page-scripts', () => ({ contextTab: vi.fn(), ac
 
 const EXAMPLES: Record<string, Record<string, unknown>> = {
   snapshot: { waitForText: 'Saved', waitSeconds: 5 },
-  click: { ref: 'e1' },
+  click: { ref: 'e1', acceptDialog: true },
   dblclick: { ref: 'e1' },
   fill: { ref: 'e1', value: 'text' },
   type: { ref: 'e1', text: 'text', delay: 50 },

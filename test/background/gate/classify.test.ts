@@ -99,6 +99,7 @@ describe('effect declarations', () => {
     typesKeys: () => ({ params: { ref: 'e1', text: 'hi\n' } }),
     readsValue: () => ({ params: { ref: 'e1', what: 'value' }, target: { role: 'textbox', name: 'Password', tag: 'input', submits: false, inputType: 'password' } }),
     tabList: () => ({ params: {} }),
+    acceptsDialog: () => ({ params: { ref: 'e1', acceptDialog: true }, target: { role: 'button', name: 'Remove', tag: 'button', submits: false } }),
   };
   /**
    * Read by the step gate, not the classifier: `target` (whether the page is asked at all: without
@@ -117,6 +118,16 @@ describe('effect declarations', () => {
       });
     }
   }
+});
+
+describe('a click that accepts the page’s own confirmation box', () => {
+  it('is critical, whatever the button is called, and says why; without the flag it is an ordinary click', () => {
+    const remove = { role: 'button', name: 'Remove', tag: 'button', submits: false };
+    const accepting = classifyStep(input({ params: { ref: 'e1', acceptDialog: true }, target: remove }));
+    expect(accepting.critical).toBe(true);
+    expect(accepting.reasons).toContain('It accepts the page’s own confirmation box, which a page shows before something it cannot undo.');
+    expect(classifyStep(input({ params: { ref: 'e1' }, target: remove })).critical).toBe(false);
+  });
 });
 
 describe('classifyStep in frames', () => {

@@ -197,6 +197,31 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
       expectThat(answer === `${row.name} lives in Vienna.`, `the answer ${JSON.stringify(answer)} is not ${row.name}`);
     },
   },
+  {
+    // Last: the sort task reads the orders.
+    name: 'delete a row past the page’s own confirmation box',
+    prompt: 'The shipped order of 250 was entered by mistake: delete it from the shop database.',
+    start: '/',
+    model: (adminer) =>
+      scriptedAgent([
+        ...openTable(adminer, 'orders'),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(/\b250\b.*shipped/, 'link', 'edit') } }),
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Delete') } }),
+        // Adminer asks "Are you sure?" in a confirm() box: Jawad answered Cancel and said how to
+        // accept it; the user asked for exactly this deletion, so the model does.
+        (ctx) =>
+          /Are you sure\?.*click again with acceptDialog: true/.test(ctx.lastResult?.content ?? '')
+            ? { tool: 'click', args: { ref: ctx.findRef('button', 'Delete'), acceptDialog: true } }
+            : `Adminer did not ask before deleting: ${ctx.lastResult?.content ?? 'no result'}`,
+        { tool: 'snapshot' },
+      ], { final: (ctx) => (/Item has been deleted/.test(ctx.snapshotText ?? '') ? 'Deleted the order of 250.' : 'Adminer did not delete the order.') }),
+    async verify(adminer, _url, answer) {
+      expectThat(answer === 'Deleted the order of 250.', `the answer was ${JSON.stringify(answer)}`);
+      expectThat(adminer.query('SELECT id FROM orders WHERE total = 250').length === 0, 'the order of 250 is still there');
+      expectThat(adminer.query('SELECT id FROM orders').length === 5, 'another order went too');
+    },
+  },
 ];
 
 /** The id (second cell) on the row of `name`, in the latest snapshot that shows that row. */
