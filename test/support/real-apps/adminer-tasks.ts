@@ -219,7 +219,8 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
     async verify(adminer, _url, answer) {
       expectThat(answer === 'Deleted the order of 250.', `the answer was ${JSON.stringify(answer)}`);
       expectThat(adminer.query('SELECT id FROM orders WHERE total = 250').length === 0, 'the order of 250 is still there');
-      expectThat(adminer.query('SELECT id FROM orders').length === 5, 'another order went too');
+      // The shop's other orders (tasks before this one may have added more).
+      expectThat(adminer.query('SELECT id FROM orders WHERE total IN (120.5, 80, 42.25, 310, 19.99)').length === 5, 'another order went too');
     },
   },
 ];
