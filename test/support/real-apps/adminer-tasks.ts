@@ -205,7 +205,7 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
     model: (adminer) =>
       scriptedAgent([
         ...openTable(adminer, 'orders'),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(/\b250\b.*shipped/, 'link', 'edit') } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('250', 'link', 'edit') } }),
         { tool: 'snapshot' },
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Delete') } }),
         // Adminer asks "Are you sure?" in a confirm() box: Jawad answered Cancel and said how to
