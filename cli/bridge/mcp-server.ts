@@ -11,7 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import * as z from 'zod/mini';
 import { BRIDGE_COMMAND_DESCRIPTIONS, BRIDGE_COMMANDS, BRIDGE_COMMAND_TYPES, type BridgeCommandType } from '../../src/protocol/bridge';
 import type { PageSnapshot } from '../../src/protocol/messages';
-import { snapshotNotes } from '../../src/protocol/snapshot-notes';
+import { dialogNotes, snapshotNotes } from '../../src/protocol/result-notes';
 import type { McpOptions } from '../args';
 import { ensureBuild, launchJawad, type JawadBrowser } from '../launch';
 import type { Output } from '../run';
@@ -43,7 +43,8 @@ function toCallResult(result: CommandResult): CallToolResult {
   const data = result.data as (Partial<PageSnapshot> & { text?: unknown }) | undefined;
   // A snapshot's outline is what a model reads, under what it must know of it (cut short, still
   // loading, how a wait went); the rest of its data (documents, counts) is bookkeeping.
-  const text = typeof data?.text === 'string' ? [...snapshotNotes(data), data.text].join('\n') : JSON.stringify(result.data ?? null, null, 2);
+  // An action's data as JSON, under a sentence on any confirmation box Jawad cancelled.
+  const text = typeof data?.text === 'string' ? [...snapshotNotes(data), data.text].join('\n') : [JSON.stringify(result.data ?? null, null, 2), ...dialogNotes(result.data)].join('\n');
   return { content: [{ type: 'text', text }] };
 }
 

@@ -31,3 +31,24 @@ export function oneLine(text: string): string {
 export function clipText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/**
+ * Longer text is folded, and the snapshot says so where it does: the snapshot is for finding
+ * things and acting; get and read_page return text whole.
+ */
+const FOLD_AT = 4_000;
+
+/** Text whole up to `at` characters; beyond, cut at a word and marked as folded, saying which tool gives it `whole`. */
+export function fold(text: string, at = FOLD_AT, whole = 'get or read_page gives all'): string {
+  if (text.length <= at) return text;
+  const cut = text.lastIndexOf(' ', at);
+  const kept = text.slice(0, cut > at / 2 ? cut : at);
+  return `${kept} … [folded: ${text.length - kept.length} more characters; ${whole}]`;
+}
+
+const FOLD_MARK = / … \[folded: \d+ more characters; [^\]]*\]$/;
+
+/** What a folded text showed, without its marker (a model quoting it back); other text as it is. */
+export function unfolded(text: string): string {
+  return text.replace(FOLD_MARK, '');
+}

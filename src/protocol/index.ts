@@ -11,4 +11,4 @@ export * from './caps';
 export * from './secret-fields';
 export * from './workflow';
 export * from './wait';
-export * from './snapshot-notes';
+export * from './result-notes';

@@ -23,6 +23,7 @@ async function fakeJawad(url: string) {
     const answer = (response: unknown) => socket.send(JSON.stringify({ type: 'response', client: frame.client, response }));
     if (frame.type === 'client.hello') socket.send(JSON.stringify({ type: 'paired', client: frame.client, clientId: 'client-x' }));
     if (frame.type !== 'command') return;
+    if (frame.command.type === 'dblclick') return answer({ id: frame.command.id, success: true, data: { action: 'dblclick', target: 'Delete', dialogs: [{ kind: 'confirm', message: 'Are you sure?', answered: 'cancel' }] } });
     if (frame.command.type !== 'click') return answer({ id: frame.command.id, success: true, data: { text: 'page' } });
     answer({ id: frame.command.id, pending: true, message: WAITING });
     held.push(() => answer({ id: frame.command.id, success: true, data: { text: 'clicked' } }));
@@ -82,6 +83,13 @@ describe('jawad mcp while a command waits on a Harbor prompt', () => {
     const after = progress.length;
     await new Promise((done) => setTimeout(done, 300));
     expect(progress.length).toBe(after);
+  });
+
+  it('tells the client, under the action’s data, that Jawad cancelled the page’s own confirmation box and how to accept it', async () => {
+    const result = await client.callTool({ name: 'dblclick', arguments: { ref: 'e4' } });
+    const [content] = result.content as Array<{ type: string; text: string }>;
+    expect(JSON.parse(content!.text.split('\n(')[0]!)).toMatchObject({ action: 'dblclick', dialogs: [{ kind: 'confirm', answered: 'cancel' }] });
+    expect(content!.text).toContain('\n(The page asked “Are you sure?” in a confirmation box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)');
   });
 
   it('a command that does not wait sends no notice', async () => {

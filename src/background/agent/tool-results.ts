@@ -3,7 +3,7 @@
  * carry page text (a snapshot, a read value, even an error naming the element that covers a
  * button), so all of it reaches the model inside the untrusted wrapper.
  */
-import { snapshotNotes, waitNote, type PageContent, type PageDialog, type PageSnapshot, type StepTarget } from '../../protocol';
+import { dialogNotes, snapshotNotes, waitNote, type PageContent, type PageSnapshot, type StepTarget } from '../../protocol';
 import { wrapPageContent, wrapUntrusted } from '../prompts';
 import type { ToolOutcome } from '../tools/registry';
 
@@ -54,16 +54,7 @@ export function resultText(tool: string, outcome: ToolOutcome): string {
     return [`Page: ${title} (${url})`, ...snapshotNotes(outcome.data), text].join('\n');
   }
   if (isPage(tool, outcome.data)) return `${outcome.data.title}\n${outcome.data.url}\n${outcome.data.markdown}`;
-  return [JSON.stringify(outcome.data ?? null), ...dialogNote(outcome.data)].join('\n');
-}
-
-/** A page's confirmation box Jawad cancelled: what that means, and the way to accept it when the user asked for exactly this. */
-function dialogNote(data: unknown): string[] {
-  const cancelled = ((data as { dialogs?: PageDialog[] } | null)?.dialogs ?? []).filter((dialog) => dialog.answered === 'cancel');
-  if (cancelled.length === 0) return [];
-  return [
-    `(The page asked “${cancelled[0]!.message}” in a ${cancelled[0]!.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)`,
-  ];
+  return [JSON.stringify(outcome.data ?? null), ...dialogNotes(outcome.data)].join('\n');
 }
 
 /** What the model is told about a call's outcome. */

@@ -4,7 +4,7 @@
  * toast after a queued job, a "Saving…" that turns into "Saved"). Pure: the snapshot tool hands in
  * how to take a snapshot, how to pause and the clock.
  */
-import { DEFAULT_WAIT_SECONDS, JawadError, oneLine, type Waited } from '../../protocol';
+import { DEFAULT_WAIT_SECONDS, JawadError, oneLine, unfolded, type Waited } from '../../protocol';
 import { siteOf } from '../harbor/site';
 
 /** The shortest pause between two looks; a page whose snapshot takes longer gets as long a rest. */
@@ -42,12 +42,11 @@ const CONTROL_LINE = new RegExp(String.raw`^- [a-z]+(?: (${QUOTED}))?(?= \[ref=(
 const VALUE = new RegExp(String.raw`\bvalue=(${QUOTED})`, 'g');
 /** After a control line's name: its marks, attributes and options, each read whole (a quoted value may hold a fold mark's brackets). */
 const CONTROL_PARTS = new RegExp(String.raw`\bvalue=(${QUOTED})|\[(?:[^\]"]|${QUOTED})*\]|${QUOTED}`, 'g');
-const FOLD_MARK = / … \[folded: \d+ more characters; [^\]]*\]$/;
 
 function unquote(quoted: string | undefined): string {
   if (!quoted) return '';
   try {
-    return (JSON.parse(quoted) as string).replace(FOLD_MARK, '');
+    return unfolded(JSON.parse(quoted) as string);
   } catch {
     return '';
   }

@@ -5,8 +5,8 @@
  * so a value or an exact text is never beaten by a looser match. A loose match that fits several
  * options is not guessed at: the caller lists them.
  */
-import { oneLine } from '../../protocol/caps';
-import { pageText, unfolded } from '../snapshot/page-text';
+import { oneLine, unfolded } from '../../protocol/caps';
+import { pageText } from '../snapshot/page-text';
 
 export interface OptionFacts {
   /** Values the option answers to: a native option's value; a custom one's data-value, value or id. */

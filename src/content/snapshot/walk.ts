@@ -5,11 +5,11 @@
  */
 import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
-import { CAPS, clipText, oneLine } from '../../protocol/caps';
+import { CAPS, clipText, fold, oneLine } from '../../protocol/caps';
 import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { layOutRow, type RowCell } from './columns';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, rowSpanOf, spanOf, type InlinePart } from './inline';
-import { clip, fold, pageText, quote } from './page-text';
+import { clip, pageText, quote } from './page-text';
 import { accessibleName, ariaName, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';

@@ -1,4 +1,4 @@
-import type { PageSnapshot } from './messages';
+import type { PageDialog, PageSnapshot } from './messages';
 import type { Waited } from './wait';
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -22,4 +22,16 @@ export function snapshotNotes({ partial, unansweredRequests, waited }: Partial<P
     unansweredRequests ? `(still loading: ${unansweredRequests} request${unansweredRequests === 1 ? '' : 's'} the last action started had no answer yet; the page may still change)` : '',
     waited ? waitNote(waited) : '',
   ].filter(Boolean);
+}
+
+/**
+ * A page's confirmation box Jawad cancelled during an action: what that means, and the way to
+ * accept it when the user asked for exactly this (for the built-in agent and an MCP client alike).
+ */
+export function dialogNotes(data: unknown): string[] {
+  const cancelled = ((data as { dialogs?: PageDialog[] } | null)?.dialogs ?? []).filter((dialog) => dialog.answered === 'cancel');
+  if (cancelled.length === 0) return [];
+  return [
+    `(The page asked “${cancelled[0]!.message}” in a ${cancelled[0]!.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)`,
+  ];
 }
