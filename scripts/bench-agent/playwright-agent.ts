@@ -5,6 +5,7 @@
  * by Playwright on its `aria-ref` locators — a minimal Playwright-MCP-style loop in Node.
  */
 import type { Dialog, Locator, Page, Request } from 'playwright-core';
+import { DEFAULT_WAIT_SECONDS, dialogNotes, waitNote, type PageDialog } from '../../src/protocol';
 import type { RecordedRequest, Reply, Responder } from '../../test/support/provider-server';
 
 export interface BaselineOutcome {
@@ -89,32 +90,34 @@ async function withRequests<T>(page: Page, action: () => Promise<T>): Promise<T>
 
 /**
  * A snapshot told to wait, done as Playwright MCP's browser_wait_for does (getByText, the first
- * match visible or hidden), its outcome told in the words Jawad's note uses so the same scripted
- * model reads both.
+ * match visible or hidden), its outcome told with Jawad's own note so the same scripted model reads
+ * both.
  */
 async function waitAsPlaywrightMcp(page: Page, args: Record<string, string>): Promise<string> {
   const { waitForText: text, waitForTextGone: gone } = args;
   if (!text && !gone) return '';
   const started = Date.now();
-  const timeout = 1000 * Number(args.waitSeconds ?? 10);
+  const timeout = 1000 * Number(args.waitSeconds ?? DEFAULT_WAIT_SECONDS);
+  let met = true;
   try {
     if (gone) await page.getByText(gone).first().waitFor({ state: 'hidden', timeout });
     if (text) await page.getByText(text).first().waitFor({ state: 'visible', timeout });
   } catch {
-    return `(waited ${(Date.now() - started) / 1000} s, and it has not come)\n`;
+    met = false;
   }
-  return `(waited ${(Date.now() - started) / 1000} s: the page now ${text ? `shows “${text}”` : `no longer shows “${gone}”`})\n`;
+  return `${waitNote({ ...(text ? { text } : {}), ...(gone ? { gone } : {}), met, ms: Date.now() - started })}\n`;
 }
 
 /**
- * A confirmation box the page shows on a click, answered as Playwright MCP has a model do with
- * browser_handle_dialog (accept, or dismiss), and told in the words Jawad's result uses so the
- * same scripted model reads both.
+ * The page's own dialog boxes on a click, answered as Playwright MCP has a model do with
+ * browser_handle_dialog (accept, or dismiss), and told with Jawad's own note so the same scripted
+ * model reads both.
  */
 async function answeringDialogs(page: Page, accept: boolean, act: () => Promise<void>): Promise<string> {
-  const asked: string[] = [];
+  const dialogs: PageDialog[] = [];
   const onDialog = (dialog: Dialog) => {
-    asked.push(dialog.message());
+    const kind = dialog.type() === 'alert' || dialog.type() === 'prompt' ? dialog.type() : 'confirm';
+    dialogs.push({ kind: kind as PageDialog['kind'], message: dialog.message(), answered: kind === 'alert' ? 'ok' : accept ? 'accept' : 'cancel' });
     void (accept ? dialog.accept() : dialog.dismiss());
   };
   page.on('dialog', onDialog);
@@ -123,7 +126,7 @@ async function answeringDialogs(page: Page, accept: boolean, act: () => Promise<
   } finally {
     page.off('dialog', onDialog);
   }
-  return asked.length > 0 && !accept ? `\n(The page asked “${asked[0]}” in a confirmation box of its own, and it was answered Cancel. If the user asked for exactly this, click again with acceptDialog: true.)` : '';
+  return dialogNotes({ dialogs }).map((note) => `\n${note}`).join('');
 }
 
 /** One tool call on the page; the text the model reads back. */

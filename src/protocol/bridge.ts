@@ -9,7 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { AgentStep } from './agent';
-import { SnapshotWaitParams } from './wait';
+import { DEFAULT_WAIT_SECONDS, SnapshotWaitParams } from './wait';
 
 /** A frame bigger than this is refused unread (a snapshot answer can be large; a command never is). */
 export const MAX_COMMAND_FRAME_CHARS = 256_000;
@@ -51,7 +51,7 @@ export const BRIDGE_COMMAND_TYPES = Object.keys(BRIDGE_COMMANDS) as BridgeComman
 /** What each command does, for MCP tool descriptions and `jawad bridge --help`. */
 export const BRIDGE_COMMAND_DESCRIPTIONS: Record<BridgeCommandType, string> = {
   snapshot:
-    'List what a user can act on in the page (links, buttons, fields), each with a ref (e1, e2, …) for the other commands. Later commands act on the tab of the last snapshot. waitForText / waitForTextGone: take it once the page shows / no longer shows that text (up to waitSeconds, 10 unless given); waitSeconds alone pauses first.',
+    `List what a user can act on in the page (links, buttons, fields), each with a ref (e1, e2, …) for the other commands. Later commands act on the tab of the last snapshot. waitForText / waitForTextGone: take it once the page shows / no longer shows that text (up to waitSeconds, ${DEFAULT_WAIT_SECONDS} unless given); waitSeconds alone pauses first.`,
   click: 'Click the element with this ref. A confirmation box the page shows is answered Cancel unless acceptDialog is true (the user is asked first).',
   dblclick: 'Double-click the element with this ref.',
   fill: 'Replace the text of a field with value.',

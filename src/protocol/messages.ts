@@ -470,13 +470,15 @@ export const ActOptions = z.object({
 });
 export type ActOptions = z.infer<typeof ActOptions>;
 
+/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
+export const DIALOG_CHANNEL = 'jawad-dialogs';
+/** More boxes than this in one action is a page looping on them: the rest are answered, not listed. */
+export const MAX_DIALOGS_LISTED = 20;
+
 /**
  * A page's own alert, confirmation or prompt box shown during an action: Jawad answered it at once
  * (alert OK; confirm and prompt Cancel unless the step accepts them) instead of letting it hold the page.
  */
-/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
-export const DIALOG_CHANNEL = 'jawad-dialogs';
-
 export const PageDialog = z.object({
   kind: z.enum(['alert', 'confirm', 'prompt']),
   message: Capped(CAPS.dialog),
@@ -507,7 +509,7 @@ export const ActionOutcome = z.object({
   /** Requests (XHR, fetch) the action set off that were still unanswered when it stopped waiting. */
   unansweredRequests: z.optional(z.int()),
   /** The page's own dialog boxes the action raised, and how Jawad answered each. */
-  dialogs: z.optional(z.array(PageDialog).check(z.maxLength(20))),
+  dialogs: z.optional(z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED))),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 

@@ -96,10 +96,15 @@ export function outlineShows(outline: string, text: string): boolean {
  * the wait went. A look that fails while time is left (the page between two documents) is taken
  * again; a tab that went to another site stops the wait: the step was allowed on this site only.
  */
+/** How long a wait may last: as long as told, else the default for text and nothing for no wait at all. */
+export function waitSecondsOf(wait: WaitFor): number {
+  return wait.seconds ?? (wait.text || wait.gone ? DEFAULT_WAIT_SECONDS : 0);
+}
+
 export async function waitForSnapshot<S extends Looked>(wait: WaitFor, deps: WaitDeps<S>): Promise<S & { waited: Waited }> {
   const started = deps.now();
   const ms = () => Math.round(deps.now() - started);
-  const seconds = wait.seconds ?? (wait.text || wait.gone ? DEFAULT_WAIT_SECONDS : 0);
+  const seconds = waitSecondsOf(wait);
   const deadline = started + seconds * 1000;
   if (!wait.text && !wait.gone) {
     await deps.pause(seconds * 1000);

@@ -5,7 +5,7 @@ import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { pause } from './pause';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './registry';
 import { readAfterLastAction } from './request-watch';
-import { waitForSnapshot } from './snapshot-wait';
+import { waitForSnapshot, waitSecondsOf, type WaitFor } from './snapshot-wait';
 import { defineTool } from './tool';
 
 /** A frame's claim travels by postMessage and can land after the background asks: ask again a few times. */
@@ -121,8 +121,7 @@ export const snapshot = defineTool({
   effects: {},
   // Text the model waits for is matched against the page, never typed into it.
   inertParams: ['waitForText', 'waitForTextGone'],
-  timeoutMs: ({ waitForText, waitForTextGone, waitSeconds }) =>
-    DEFAULT_TOOL_TIMEOUT_MS + 1000 * (waitSeconds ?? (waitForText || waitForTextGone ? DEFAULT_WAIT_SECONDS : 0)),
+  timeoutMs: (params) => DEFAULT_TOOL_TIMEOUT_MS + 1000 * waitSecondsOf(waitOf(params)),
   async run({ waitForText, waitForTextGone, waitSeconds, ...params }, context) {
     const tab = await contextTab(context);
     const take = async (first: boolean) => {
@@ -131,10 +130,14 @@ export const snapshot = defineTool({
       return unanswered > 0 ? { ...value, unansweredRequests: unanswered } : value;
     };
     if (waitForText === undefined && waitForTextGone === undefined && waitSeconds === undefined) return take(true);
-    const wait = { ...(waitForText ? { text: waitForText } : {}), ...(waitForTextGone ? { gone: waitForTextGone } : {}), ...(waitSeconds === undefined ? {} : { seconds: waitSeconds }) };
-    return waitForSnapshot(wait, { take, pause: (ms) => pause(ms, context.signal), now: () => Date.now(), signal: context.signal, from: tab.url });
+    return waitForSnapshot(waitOf({ waitForText, waitForTextGone, waitSeconds }), { take, pause: (ms) => pause(ms, context.signal), now: () => Date.now(), signal: context.signal, from: tab.url });
   },
 });
+
+/** The snapshot's wait parameters as the wait reads them. */
+function waitOf({ waitForText, waitForTextGone, waitSeconds }: { waitForText?: string; waitForTextGone?: string; waitSeconds?: number }): WaitFor {
+  return { ...(waitForText ? { text: waitForText } : {}), ...(waitForTextGone ? { gone: waitForTextGone } : {}), ...(waitSeconds === undefined ? {} : { seconds: waitSeconds }) };
+}
 
 type SnapshotParams = Omit<Extract<ContentRequest, { type: 'SNAPSHOT' }>['payload'], 'framePrefix' | 'claim'>;
 

@@ -1,8 +1,5 @@
 import { CAPS, clipText } from '../../protocol/caps';
-import { DIALOG_CHANNEL, PageDialog } from '../../protocol/messages';
-
-/** More than this many boxes in one action is a page looping on them: the rest are answered, not listed. */
-const MAX_LISTED = 20;
+import { DIALOG_CHANNEL, MAX_DIALOGS_LISTED, PageDialog } from '../../protocol/messages';
 
 /**
  * Arms the page-world dialog shim for one action: a box the page shows meanwhile is answered at
@@ -20,7 +17,7 @@ export function answerDialogs(accept: boolean): () => PageDialog[] {
       return;
     }
     const dialog = PageDialog.safeParse({ ...(reported as object), message: clipText(String((reported as { message?: unknown } | null)?.message ?? ''), CAPS.dialog) });
-    if (dialog.success && shown.length < MAX_LISTED) shown.push(dialog.data);
+    if (dialog.success && shown.length < MAX_DIALOGS_LISTED) shown.push(dialog.data);
   };
   document.addEventListener(`${DIALOG_CHANNEL}:dialog`, onDialog);
   document.dispatchEvent(new Event(`${DIALOG_CHANNEL}:${accept ? 'accept' : 'cancel'}`));

@@ -28,6 +28,13 @@ const openTable = (adminer: Adminer, table: string): ScriptStep[] => [
   { tool: 'snapshot' },
 ];
 
+/** A table's rows, then the edit form of the row whose line says `line` (every row has its own "edit" link). */
+const openRow = (adminer: Adminer, table: string, line: string): ScriptStep[] => [
+  ...openTable(adminer, table),
+  (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(line, 'link', 'edit') } }),
+  { tool: 'snapshot' },
+];
+
 function only<T>(rows: T[], what: string): T {
   expectThat(rows.length === 1, `expected one ${what}, found ${rows.length}`);
   return rows[0]!;
@@ -63,10 +70,7 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
     start: '/',
     model: (adminer) =>
       scriptedAgent([
-        ...openTable(adminer, 'customers'),
-        // Every row has its own "edit" link: the one on Ada's line.
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('Ada Lovelace', 'link', 'edit') } }),
-        { tool: 'snapshot' },
+        ...openRow(adminer, 'customers', 'Ada Lovelace'),
         (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter('city', 'textbox'), text: 'Paris' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
       ], { final: 'Ada Lovelace now lives in Paris.' }),
@@ -204,9 +208,7 @@ export const ADMINER_TASKS: AppTask<Adminer>[] = [
     start: '/',
     model: (adminer) =>
       scriptedAgent([
-        ...openTable(adminer, 'orders'),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine('250', 'link', 'edit') } }),
-        { tool: 'snapshot' },
+        ...openRow(adminer, 'orders', '250'),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Delete') } }),
         // Adminer asks "Are you sure?" in a confirm() box: Jawad answered Cancel and said how to
         // accept it; the user asked for exactly this deletion, so the model does.
