@@ -7,10 +7,10 @@
  */
 import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
-import type { ActionOutcome, ActOptions, Action, Target } from '../protocol/messages';
+import { MAY_RAISE_DIALOGS, type ActionOutcome, type ActOptions, type Action, type Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
-import { answerDialogs } from './actions/dialogs';
+import type { DialogAnswers } from './actions/dialogs';
 import { type HoverStyles, Pointer } from './actions/pointer';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
@@ -253,11 +253,18 @@ export function capOutcome(outcome: ActionOutcome): ActionOutcome {
   return capped;
 }
 
-export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry, pointer: Pointer): Promise<ActionOutcome> {
+/** What the frame's page agent acts with: its refs, where its pointer rests, its answers to the page's boxes. */
+export interface Hands {
+  refs: RefRegistry;
+  pointer: Pointer;
+  dialogs: DialogAnswers;
+}
+
+export async function act(action: Action, target: Target, value: string | undefined, options: ActOptions, hands: Hands): Promise<ActionOutcome> {
   try {
-    return await perform(action, target, value, options, refs, pointer);
+    return await perform(action, target, value, options, hands);
   } catch (error) {
-    throw error instanceof CoveredError ? namingWaysPast(error, refs) : error;
+    throw error instanceof CoveredError ? namingWaysPast(error, hands.refs) : error;
   }
 }
 
@@ -343,22 +350,20 @@ const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promi
 /** Actions that mean something without an element: a key to whatever has focus, scrolling or reading the page. */
 const PAGE_ACTIONS: ReadonlySet<Action> = new Set(['press', 'scroll', 'get']);
 
-/** Actions that run the page's own handlers, which may show an alert, confirmation or prompt box. */
-const MAY_RAISE_DIALOGS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
-
-async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, refs: RefRegistry, pointer: Pointer): Promise<ActionOutcome> {
+async function perform(action: Action, target: Target, value: string | undefined, options: ActOptions, { refs, pointer, dialogs: answers }: Hands): Promise<ActionOutcome> {
   const resolved = resolveTarget(target, refs);
   if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
   const call = { resolved, value: value ?? '', options, refs, pointer };
   if (!MAY_RAISE_DIALOGS.has(action)) return ACTION_HANDLERS[action](call);
-  const dialogsShown = answerDialogs(options.acceptDialog === true);
+  answers.arm(options.acceptDialog === true);
   let outcome: ActionOutcome;
   try {
     outcome = await ACTION_HANDLERS[action](call);
   } catch (error) {
-    dialogsShown();
+    answers.done();
     throw error;
   }
-  const dialogs = dialogsShown();
+  // Still answered after this, until the background says what the action set off has come (ACTION_DONE).
+  const dialogs = answers.actionEnded();
   return dialogs.length > 0 ? { ...outcome, dialogs } : outcome;
 }

@@ -4,9 +4,11 @@
  * API can see or close one; only the page's own world can answer in its place. So this runs there
  * (scripting.executeScript with world MAIN, injected with the page agent): while the page agent
  * arms it for an action, a box is answered at once — alert OK; confirm and prompt Cancel, or accept
- * when the step gate asked the user — and reported to the page agent. Unarmed (the user's own
- * clicks), every box is the browser's own. The page can see these wrappers, as it can see hover
- * emulation; it can only answer its own boxes with them.
+ * when the step gate asked the user — and reported to the page agent. Once the action itself is
+ * done, boxes are still answered until the tab's next step has waited for what it set off (an alert
+ * in the page's answer to the save request), except one the user's own click or key raises: that
+ * box is theirs. Unarmed, every box is the browser's own. The page can see these wrappers, as it
+ * can see hover emulation; it can only answer its own boxes with them.
  *
  * Self-contained: executeScript sends this function's source, so it may use nothing from outside.
  */
@@ -19,22 +21,34 @@ export function installDialogShim(channel: string): void {
   const dispatch = EventTarget.prototype.dispatchEvent;
   const native = { alert: window.alert, confirm: window.confirm, prompt: window.prompt };
   let answer: 'accept' | 'cancel' | undefined;
+  let afterAction = false;
   const arming: Record<string, typeof answer> = { [`${channel}:accept`]: 'accept', [`${channel}:cancel`]: 'cancel', [`${channel}:disarm`]: undefined };
-  for (const [type, armed] of Object.entries(arming)) document.addEventListener(type, () => void (answer = armed));
+  for (const [type, armed] of Object.entries(arming)) document.addEventListener(type, () => void ((answer = armed), (afterAction = false)));
+  document.addEventListener(`${channel}:after`, () => void (afterAction = true));
+  // The box comes from the user's own click or key: the browser's input event being handled now
+  // (Jawad's events are never trusted; the page's answer to a request is no input event).
+  const byUser = () => {
+    const event = (window as { event?: Event }).event;
+    return event?.isTrusted === true && event instanceof UIEvent;
+  };
+  // How Jawad answers a box shown now; undefined: the browser shows it.
+  const answerNow = () => (afterAction && byUser() ? undefined : answer);
   const report = (kind: string, message: unknown, answered: string) =>
     dispatch.call(document, new CustomEvent(`${channel}:dialog`, { detail: stringify({ kind, message: String(message ?? ''), answered }) }));
   window.alert = function alert(...args: unknown[]) {
-    if (!answer) return native.alert.apply(window, args as [string?]);
+    if (!answerNow()) return native.alert.apply(window, args as [string?]);
     report('alert', args[0], 'ok');
   };
   window.confirm = function confirm(...args: unknown[]) {
-    if (!answer) return native.confirm.apply(window, args as [string?]);
-    report('confirm', args[0], answer);
-    return answer === 'accept';
+    const given = answerNow();
+    if (!given) return native.confirm.apply(window, args as [string?]);
+    report('confirm', args[0], given);
+    return given === 'accept';
   };
   window.prompt = function prompt(...args: unknown[]) {
-    if (!answer) return native.prompt.apply(window, args as [string?, string?]);
-    report('prompt', args[0], answer);
-    return answer === 'accept' ? String(args[1] ?? '') : null;
+    const given = answerNow();
+    if (!given) return native.prompt.apply(window, args as [string?, string?]);
+    report('prompt', args[0], given);
+    return given === 'accept' ? String(args[1] ?? '') : null;
   };
 }

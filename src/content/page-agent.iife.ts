@@ -17,6 +17,7 @@ import { settlesIn } from './snapshot/at-rest';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 import { Pointer } from './actions/pointer';
+import { DialogAnswers } from './actions/dialogs';
 
 const CLAIM_KEY = '__jawadFrameClaim';
 /** Kept so claims and tokens of a snapshot still in progress are not lost to a newer one. */
@@ -36,6 +37,8 @@ interface Agent {
   documentId: string;
   /** Where the pointer rests, as `:hover` sees it (actions/pointer.ts). */
   pointer: Pointer;
+  /** Its answers to the page's own alert, confirmation and prompt boxes during an action and its aftermath. */
+  dialogs: DialogAnswers;
 }
 const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
@@ -90,14 +93,15 @@ const HANDLERS: Handlers = {
     const refs = (agent.refs ??= new RefRegistry());
     if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
     clearHighlightsEverywhere();
-    return capOutcome(await act(action, target, value, options, refs, agent.pointer));
+    return capOutcome(await act(action, target, value, options, { refs, pointer: agent.pointer, dialogs: agent.dialogs }));
   },
-  async SETTLE({ quietMs, maxMs, received }) {
+  async SETTLE({ quietMs, maxMs, received }, agent) {
     const answers = pageAnswers(performance);
     await whenReceived(answers, received, maxMs);
     const quiet = await whenQuiet(documentChanges(document), quietMs, maxMs);
-    return { quiet, startedAt: received.map((url) => answers.startedAt(url) ?? null) };
+    return { quiet, startedAt: received.map((url) => answers.startedAt(url) ?? null), dialogs: agent.dialogs.answeredSoFar() };
   },
+  ACTION_DONE: (_payload, agent) => ({ dialogs: agent.dialogs.done() }),
   DESCRIBE: (payload, agent) => describeTarget(payload, (agent.refs ??= new RefRegistry()), agent.documentId),
   HIGHLIGHT: (payload, agent) => answerHighlight(payload, (agent.refs ??= new RefRegistry())),
 };
@@ -115,7 +119,7 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
 }
 
 if (!scope[PAGE_AGENT_INSTALLED]) {
-  const agent: Agent = { refs: undefined, pointer: new Pointer(), frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
+  const agent: Agent = { refs: undefined, pointer: new Pointer(), dialogs: new DialogAnswers(), frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
   scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
     const claim = (event.data as Record<string, unknown> | null)?.[CLAIM_KEY];

@@ -390,6 +390,25 @@ export const PageContent = z.object({
 });
 export type PageContent = z.infer<typeof PageContent>;
 
+/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
+export const DIALOG_CHANNEL = 'jawad-dialogs';
+/** More boxes than this in one action is a page looping on them: the rest are answered, not listed. */
+export const MAX_DIALOGS_LISTED = 20;
+
+/**
+ * A page's own alert, confirmation or prompt box shown during an action or its aftermath: Jawad
+ * answered it at once (alert OK; confirm and prompt Cancel unless the step accepts them) instead of
+ * letting it hold the page.
+ */
+export const PageDialog = z.object({
+  kind: z.enum(['alert', 'confirm', 'prompt']),
+  message: Capped(CAPS.dialog),
+  answered: z.enum(['ok', 'accept', 'cancel']),
+  /** Shown once the action itself was done, while Jawad waited for what it set off (the page's answer to a request, "Saved!"). */
+  afterAction: z.optional(z.literal(true)),
+});
+export type PageDialog = z.infer<typeof PageDialog>;
+export const PageDialogs = z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED));
 
 /** A compact outline of the page for a model, with a ref on everything a user can act on. */
 export const PageSnapshot = z.object({
@@ -409,6 +428,11 @@ export const PageSnapshot = z.object({
   unansweredRequests: z.optional(z.int()),
   /** A snapshot asked to wait (for text to show or go, or for time): what for, whether it came, after how long. */
   waited: z.optional(Waited),
+  /**
+   * The page's own boxes Jawad answered after the tab's previous step had returned (the page's late
+   * answer to a request it made), told with this step.
+   */
+  lateDialogs: z.optional(PageDialogs),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
@@ -470,24 +494,12 @@ export const ActOptions = z.object({
 });
 export type ActOptions = z.infer<typeof ActOptions>;
 
-/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
-export const DIALOG_CHANNEL = 'jawad-dialogs';
-/** More boxes than this in one action is a page looping on them: the rest are answered, not listed. */
-export const MAX_DIALOGS_LISTED = 20;
-
-/**
- * A page's own alert, confirmation or prompt box shown during an action: Jawad answered it at once
- * (alert OK; confirm and prompt Cancel unless the step accepts them) instead of letting it hold the page.
- */
-export const PageDialog = z.object({
-  kind: z.enum(['alert', 'confirm', 'prompt']),
-  message: Capped(CAPS.dialog),
-  answered: z.enum(['ok', 'accept', 'cancel']),
-});
-export type PageDialog = z.infer<typeof PageDialog>;
 
 export const ACTIONS = ['click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'select', 'check', 'uncheck', 'scroll', 'get', 'is'] as const;
 export type Action = (typeof ACTIONS)[number];
+
+/** Actions that run the page's own handlers, which may show an alert, confirmation or prompt box. */
+export const MAY_RAISE_DIALOGS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
 
 /** What an action did, read back from the page after doing it. */
 export const ActionOutcome = z.object({
@@ -509,7 +521,12 @@ export const ActionOutcome = z.object({
   /** Requests (XHR, fetch) the action set off that were still unanswered when it stopped waiting. */
   unansweredRequests: z.optional(z.int()),
   /** The page's own dialog boxes the action raised, and how Jawad answered each. */
-  dialogs: z.optional(z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED))),
+  dialogs: z.optional(PageDialogs),
+  /**
+   * The page's own boxes Jawad answered after the tab's previous step had returned (the page's late
+   * answer to a request it made), told with this step.
+   */
+  lateDialogs: z.optional(PageDialogs),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 
@@ -553,6 +570,11 @@ export const ContentRequest = z.discriminatedUnion('type', [
     /** Addresses of the answered requests: the page has them once its resource timeline lists them. */
     received: z._default(z.array(z.string().check(z.maxLength(CAPS.url))).check(z.maxLength(50)), []),
   })),
+  /**
+   * The action this frame's agent ran, and what it set off, is over: the page's boxes are the
+   * browser's own again. Answered with the boxes the page showed since the action's own answer.
+   */
+  message('ACTION_DONE', z.object({})),
   message('ACT', z.object({
     action: z.enum(ACTIONS),
     target: Target,
@@ -573,8 +595,14 @@ export type ContentRequest = z.infer<typeof ContentRequest>;
 export const Settled = z.object({
   quiet: z.boolean(),
   startedAt: z._default(z.array(z.nullable(z.number())).check(z.maxLength(50)), []),
+  /** The page's own boxes Jawad answered meanwhile, as the page showed the answers. */
+  dialogs: z._default(PageDialogs, []),
 });
 export type Settled = z.infer<typeof Settled>;
+
+/** ACTION_DONE's answer. */
+export const ActionDone = z.object({ dialogs: PageDialogs });
+export type ActionDone = z.infer<typeof ActionDone>;
 
 /** FRAME_CLAIMS' answer: token → the distinct claims its <iframe>'s window posted. */
 export const FrameClaims = z.object({ claims: z.record(z.string(), z.array(z.string().check(z.regex(FRAME_CLAIM_PATTERN))).check(z.maxLength(50))) });

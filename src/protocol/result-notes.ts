@@ -13,25 +13,39 @@ export function waitNote({ text, gone, met, ms }: Waited): string {
 
 /**
  * What a model must know about a snapshot besides its outline (cut short, read while the page was
- * still loading, how a wait went): the lines above the outline, for the built-in agent and for
- * an MCP client alike.
+ * still loading, how a wait went, boxes the page showed since the last step): the lines above the
+ * outline, for the built-in agent and for an MCP client alike.
  */
-export function snapshotNotes({ partial, unansweredRequests, waited }: Partial<Pick<PageSnapshot, 'partial' | 'unansweredRequests' | 'waited'>>): string[] {
+export function snapshotNotes({ partial, unansweredRequests, waited, lateDialogs }: Partial<Pick<PageSnapshot, 'partial' | 'unansweredRequests' | 'waited' | 'lateDialogs'>>): string[] {
   return [
     partial ? '(partial: the page was too big to walk in time)' : '',
     unansweredRequests ? `(still loading: ${unansweredRequests} request${unansweredRequests === 1 ? '' : 's'} the last action started had no answer yet; the page may still change)` : '',
     waited ? waitNote(waited) : '',
+    ...dialogNotes({ lateDialogs }),
   ].filter(Boolean);
 }
 
+const ANSWER_WORDS: Record<PageDialog['answered'], string> = { ok: 'OK', accept: 'OK', cancel: 'Cancel' };
+const KIND_WORDS: Record<PageDialog['kind'], string> = { alert: 'message', confirm: 'confirmation', prompt: 'prompt' };
+
 /**
- * A page's confirmation box Jawad cancelled during an action: what that means, and the way to
- * accept it when the user asked for exactly this (for the built-in agent and an MCP client alike).
+ * The page's own boxes Jawad answered, for the built-in agent and an MCP client alike: those shown
+ * after the previous step had returned, which the model has not heard of, and a confirmation box Jawad
+ * cancelled — what that means, and the way to accept it when the user asked for exactly this.
  */
 export function dialogNotes(data: unknown): string[] {
-  const cancelled = ((data as { dialogs?: PageDialog[] } | null)?.dialogs ?? []).filter((dialog) => dialog.answered === 'cancel');
-  if (cancelled.length === 0) return [];
+  const { dialogs = [], lateDialogs = [] } = (data ?? {}) as { dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
+  const cancelled = [...dialogs, ...lateDialogs].find((dialog) => dialog.answered === 'cancel');
   return [
-    `(The page asked “${cancelled[0]!.message}” in a ${cancelled[0]!.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)`,
-  ];
+    lateDialogs.length > 0 ? `(Since the previous step returned, the page showed: ${describeDialogs(lateDialogs)}.)` : '',
+    cancelled
+      ? `(The page asked “${cancelled.message}” in a ${cancelled.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)`
+      : '',
+  ].filter(Boolean);
+}
+
+/** The page's boxes as a person would tell them: `message box “Autosaved.” (Jawad answered OK); …`, each message cut at `maxChars`. */
+export function describeDialogs(dialogs: PageDialog[], maxChars = Infinity): string {
+  const cut = (message: string) => (message.length > maxChars ? `${message.slice(0, maxChars)}…` : message);
+  return dialogs.map((dialog) => `${KIND_WORDS[dialog.kind]} box “${cut(dialog.message)}” (Jawad answered ${ANSWER_WORDS[dialog.answered]})`).join('; ');
 }

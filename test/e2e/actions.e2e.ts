@@ -8,9 +8,10 @@ import { ensurePackages } from '../support/real-apps/debian';
 import { findRef } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
+import type { PageDialog } from '../../src/protocol';
 import { runTool } from './support/run-tool';
 
-type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }>; waited?: { ms: number }; dialogs?: unknown };
+type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }>; waited?: { ms: number }; dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
 const tool = (jawad: JawadBrowser, name: string, parameters: Record<string, unknown> = {}) => runTool<Data>(jawad, name, parameters);
 
 async function refsByTestId(jawad: JawadBrowser): Promise<Record<string, string>> {
@@ -377,7 +378,7 @@ for (const browserName of browsersUnderTest()) {
       expect(page.url()).toBe(elsewhere);
     });
 
-    it('answers the page’s own alert, confirmation and prompt boxes during an action instead of being held by them, and leaves the user’s own alone', async () => {
+    it('answers the page’s own alert, confirmation and prompt boxes during an action and in the page’s answer to it instead of being held by them, and leaves the user’s own alone', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/dialogs.html`);
       const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
@@ -392,12 +393,38 @@ for (const browserName of browsersUnderTest()) {
       expect(await click('Rename draft')).toMatchObject({ dialogs: [{ kind: 'prompt', answered: 'cancel' }], status: 'Rename cancelled.' });
       expect(await click('Rename draft', { acceptDialog: true })).toMatchObject({ status: 'Renamed to Q3 plan v2.' });
 
-      // Outside Jawad's actions, even right after one that accepted, the page's boxes are the browser's own: the user answers them.
+      // Boxes in the page's answer to the request a click made, shown after the click itself was
+      // done: told by the click, or (when the browser reported the request only after the click
+      // returned, as Firefox may) by the next step.
+      const clickThenLook = async (name: string, extra: Record<string, unknown> = {}) => {
+        const { dialogs = [] } = await click(name, extra);
+        const { lateDialogs = [], text: outline = '' } = (await tool(jawad, 'snapshot')).data ?? {};
+        return { told: [...dialogs, ...lateDialogs], status: /Saved\.|Kept yours\.|Replaced with the server’s copy\./.exec(outline)?.[0] };
+      };
+      const late = { answered: 'ok', afterAction: true };
+      expect(await clickThenLook('Save draft')).toEqual({ told: [{ kind: 'alert', message: 'Draft saved.', ...late }], status: 'Saved.' });
+      expect(await clickThenLook('Sync draft')).toEqual({ told: [{ kind: 'confirm', message: 'The server has a newer copy. Replace yours with it?', ...late, answered: 'cancel' }], status: 'Kept yours.' });
+      expect(await clickThenLook('Sync draft', { acceptDialog: true })).toMatchObject({ told: [{ kind: 'confirm', answered: 'accept', afterAction: true }], status: 'Replaced with the server’s copy.' });
+
+      // A box on a timer, after the click's step returned: answered, and told by the next step.
+      expect((await click('Autosave')).dialogs).toBeUndefined();
+      await expect.poll(() => page.$eval('#status', (el) => el.textContent)).toBe('Autosaved.');
+      expect((await tool(jawad, 'snapshot')).data?.lateDialogs).toEqual([{ kind: 'alert', message: 'Autosaved.', ...late }]);
+
+      // The user's own click, right after a step that accepted a box, while Jawad still answers the
+      // page's: the box it raises is the browser's own, for the user to answer.
       const boxes: string[] = [];
-      page.once('dialog', (dialog) => void (boxes.push(dialog.message()), dialog.dismiss()));
+      page.on('dialog', (dialog) => void (boxes.push(dialog.message()), dialog.dismiss()));
+      await click('Rename draft', { acceptDialog: true });
+      await page.click('#delete');
+      await expect.poll(() => page.$eval('#status', (el) => el.textContent)).toBe('Draft kept.');
+      expect(boxes).toEqual(['Delete the draft “Q3 plan”?']);
+
+      // Once the next step has come, even the page's own boxes are the browser's again.
+      await tool(jawad, 'snapshot');
       await page.evaluate(() => void setTimeout(() => (document.getElementById('status')!.textContent = `Yours: ${confirm('Is this yours?')}`)));
       await expect.poll(() => page.$eval('#status', (el) => el.textContent)).toMatch(/^Yours: /);
-      expect({ boxes, status: await page.$eval('#status', (el) => el.textContent) }).toEqual({ boxes: ['Is this yours?'], status: 'Yours: false' });
+      expect({ boxes, status: await page.$eval('#status', (el) => el.textContent) }).toEqual({ boxes: ['Delete the draft “Q3 plan”?', 'Is this yours?'], status: 'Yours: false' });
 
       // A form the page guards with a confirmation: cancelled, it is not sent; accepted, it is.
       const kept = await tool(jawad, 'click', { ref: findRef(text, 'button', 'Send to everyone') });

@@ -3,7 +3,7 @@
  * carry page text (a snapshot, a read value, even an error naming the element that covers a
  * button), so all of it reaches the model inside the untrusted wrapper.
  */
-import { dialogNotes, snapshotNotes, waitNote, type PageContent, type PageSnapshot, type StepTarget } from '../../protocol';
+import { describeDialogs, dialogNotes, snapshotNotes, waitNote, type PageContent, type PageDialog, type PageSnapshot, type StepTarget } from '../../protocol';
 import { wrapPageContent, wrapUntrusted } from '../prompts';
 import type { ToolOutcome } from '../tools/registry';
 
@@ -80,7 +80,18 @@ function quoted(target: StepTarget | undefined): string {
 /** A short line for the action log. */
 export function summarise(tool: string, outcome: ToolOutcome, target?: StepTarget): string {
   if (!outcome.success) return outcome.error?.message ?? 'Failed.';
-  const data = outcome.data;
+  return stepSummary(tool, outcome.data, target) + boxesAnswered(outcome.data);
+}
+
+/** The page's own boxes Jawad answered in the step or since the one before, for the user to see (the first two). */
+function boxesAnswered(data: unknown): string {
+  const { dialogs = [], lateDialogs = [] } = (data ?? {}) as { dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
+  const boxes = [...lateDialogs, ...dialogs];
+  if (boxes.length === 0) return '';
+  return ` — ${describeDialogs(boxes.slice(0, 2), 80)}${boxes.length > 2 ? `, and ${boxes.length - 2} more` : ''}`;
+}
+
+function stepSummary(tool: string, data: unknown, target?: StepTarget): string {
   if (isSnapshot(tool, data)) return `${data.refs.length} element${data.refs.length === 1 ? '' : 's'} on “${data.title.slice(0, 80)}”${data.partial ? ' (partial)' : ''}${data.waited ? ` ${waitNote(data.waited)}` : ''}`;
   if (isPage(tool, data)) return `Read “${data.title.slice(0, 80)}” (${data.markdown.length} characters)`;
   const record = (data ?? {}) as Record<string, unknown>;

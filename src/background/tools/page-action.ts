@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, MAY_RAISE_DIALOGS, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
+import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
 import { pause } from './pause';
 import { forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
@@ -83,9 +84,10 @@ const READS_ONLY = new Set<Action>(['get', 'is']);
  * script) has come: `unanswered` requests of it were still pending when the wait ended. The
  * requests are followed with the browser's webRequest events (request-watch.ts).
  */
-export async function tabAfterLastAction(context: ToolContext): Promise<{ tab: TargetTab; unanswered: number }> {
+export async function tabAfterLastAction(context: ToolContext): Promise<{ tab: TargetTab; unanswered: number; lateDialogs: PageDialog[] }> {
   const tab = await contextTab(context);
-  return { tab, unanswered: await settleActionRequests(tab, context.requestId, context.signal, true) };
+  const unanswered = await settleActionRequests(tab, context.requestId, context.signal, true);
+  return { tab, unanswered, lateDialogs: await stopAnsweringDialogs(tab, context.requestId) };
 }
 
 /** Runs one action in the page agent of the frame the ref names (f12e3: frame 12) and returns what it read back. */
@@ -95,18 +97,23 @@ export async function runPageAction(context: ToolContext, action: Action, target
     requestId: childRequestId(context.requestId, 'act'),
     payload: { action, target, options, ...(value === undefined ? {} : { value }), ...(context.binding ? { expect: context.binding } : {}) },
   };
-  const { tab } = await tabAfterLastAction(context);
+  const { tab, lateDialogs } = await tabAfterLastAction(context);
   const frameId = frameOfRef(target.ref);
   // A bound step was judged by this frame's agent a moment ago: when it is gone, so is the document
   // the step was approved on, and a fresh agent must not be put there to act on the new page.
   if (!context.binding) await injectPageScript(tab, PAGE_AGENT, { frameIds: [frameId] });
-  if (READS_ONLY.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
+  if (READS_ONLY.has(action)) {
+    const read = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
+    return withDialogs(read, [], lateDialogs);
+  }
   watchActionRequests(tab.id, frameId);
+  if (MAY_RAISE_DIALOGS.has(action)) answersDialogs(tab.id, frameId);
   let answer: ActionOutcome;
   try {
     answer = await actAndFollow(context, tab, frameId, request, action, target);
   } catch (error) {
     forgetActionRequests(tab.id);
+    void stopAnsweringDialogs(tab, context.requestId);
     throw error;
   }
   const { linkTakenOver: tookLink, ...outcome } = answer;
@@ -117,7 +124,19 @@ export async function runPageAction(context: ToolContext, action: Action, target
   // changes its address with history.pushState (which Chromium reports as a page loading) stays
   // the same document, still loading its view.
   const unanswered = await settleActionRequests(tab, context.requestId, context.signal, false);
-  return unanswered > 0 ? { ...outcome, unansweredRequests: unanswered } : outcome;
+  const told = withDialogs(outcome, dialogsSoFar(tab.id), lateDialogs);
+  return unanswered > 0 ? { ...told, unansweredRequests: unanswered } : told;
+}
+
+/**
+ * The outcome with the page's boxes Jawad answered: `after`, shown as the page answered what the
+ * action set off, join the action's own; `late`, after the tab's previous step returned, are told
+ * apart. Empty lists are left out.
+ */
+function withDialogs(outcome: ActionOutcome, after: PageDialog[], late: PageDialog[]): ActionOutcome {
+  const dialogs = [...(outcome.dialogs ?? []), ...after].slice(0, MAX_DIALOGS_LISTED);
+  const { dialogs: _, ...rest } = outcome;
+  return { ...rest, ...(dialogs.length > 0 ? { dialogs } : {}), ...(late.length > 0 ? { lateDialogs: late } : {}) };
 }
 
 /** Acts, and when the action may lead to another page, waits for that page to load. */

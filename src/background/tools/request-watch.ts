@@ -20,6 +20,7 @@ import browser, { type WebRequest } from 'webextension-polyfill';
 import { CAPS, childRequestId, Settled } from '../../protocol';
 import { REQUEST_REPORT_LAG_MS } from '../../platform';
 import { askPageAgent, type TargetTab } from '../page-scripts';
+import { noteDialogs } from './dialog-aftermath';
 import { pause } from './pause';
 import { PendingRequests } from './pending-requests';
 import { ReportLag } from './report-lag';
@@ -276,6 +277,7 @@ async function waitOut({ requests, received, framesAnswered, frameId }: ActionRe
     const settled = await askPageAgent(tab, frameId, request, Settled).catch(() => undefined);
     // How late each was reported after the page started it, by the page's own clock.
     settled?.startedAt.forEach((startedAt, index) => startedAt !== null && noteReportLag(answered[index]!.reportedAt - startedAt));
+    if (settled) noteDialogs(tab.id, settled.dialogs);
     if (Date.now() >= deadline) break;
     // The answer's script may have sent another request (a view, then its counts) that the
     // browser has yet to report.

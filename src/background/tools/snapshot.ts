@@ -5,6 +5,7 @@ import { mergeFrameSnapshots, placeFrames } from './merge-frames';
 import { pause } from './pause';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './registry';
 import { readAfterLastAction } from './request-watch';
+import { stopAnsweringDialogs } from './dialog-aftermath';
 import { waitForSnapshot, waitSecondsOf, type WaitFor } from './snapshot-wait';
 import { defineTool } from './tool';
 
@@ -127,7 +128,8 @@ export const snapshot = defineTool({
     const take = async (first: boolean) => {
       if (!first) return snapshotOf(tab, params, context.requestId);
       const { value, unanswered } = await readAfterLastAction(tab, context.requestId, context.signal, () => snapshotOf(tab, params, context.requestId));
-      return unanswered > 0 ? { ...value, unansweredRequests: unanswered } : value;
+      const lateDialogs = await stopAnsweringDialogs(tab, context.requestId);
+      return { ...value, ...(unanswered > 0 ? { unansweredRequests: unanswered } : {}), ...(lateDialogs.length > 0 ? { lateDialogs } : {}) };
     };
     if (waitForText === undefined && waitForTextGone === undefined && waitSeconds === undefined) return take(true);
     return waitForSnapshot(waitOf({ waitForText, waitForTextGone, waitSeconds }), { take, pause: (ms) => pause(ms, context.signal), now: () => Date.now(), signal: context.signal, from: tab.url });

@@ -75,6 +75,29 @@ describe('a page’s own confirmation box', () => {
     const alerted = { success: true, duration: 4, data: { action: 'click', target: 'Tip', dialogs: [{ kind: 'alert', message: 'Saved', answered: 'ok' }] } };
     expect(resultText('click', alerted)).toBe(JSON.stringify(alerted.data));
   });
+
+  it('tells the model of boxes the page showed after the previous step returned, which it has not heard of, above a snapshot or under an action', () => {
+    const lateDialogs = [
+      { kind: 'alert' as const, message: 'Autosaved.', answered: 'ok' as const, afterAction: true as const },
+      { kind: 'confirm' as const, message: 'Replace yours?', answered: 'cancel' as const, afterAction: true as const },
+    ];
+    const told = '(Since the previous step returned, the page showed: message box “Autosaved.” (Jawad answered OK); confirmation box “Replace yours?” (Jawad answered Cancel).)';
+    const snapshot = { url: 'https://drafts.example/', title: 'Drafts', text: '- button "Autosave" [ref=e2]', refs: [], elementCount: 1, partial: false, lateDialogs };
+    expect(resultText('snapshot', { success: true, duration: 3, data: snapshot }).split('\n').slice(1, 3)).toEqual([told, expect.stringContaining('(The page asked “Replace yours?” in a confirmation box')]);
+    expect(resultText('get', { success: true, duration: 4, data: { action: 'get', target: 'Status', result: 'Saved', lateDialogs: lateDialogs.slice(0, 1) } })).toContain(told.replace('; confirmation box “Replace yours?” (Jawad answered Cancel)', ''));
+  });
+
+  it('shows the user in the action log the boxes Jawad answered for them', () => {
+    const dialogs = [{ kind: 'confirm' as const, message: 'Delete the draft?', answered: 'cancel' as const }];
+    const lateDialogs = [{ kind: 'alert' as const, message: 'x'.repeat(200), answered: 'ok' as const, afterAction: true as const }];
+    expect(summarise('click', { success: true, duration: 4, data: { action: 'click', target: 'e3', dialogs } }, { role: 'button', name: 'Delete' })).toBe(
+      'click button “Delete”: done — confirmation box “Delete the draft?” (Jawad answered Cancel)',
+    );
+    const extra = { kind: 'alert' as const, message: 'Saved.', answered: 'ok' as const };
+    expect(summarise('click', { success: true, duration: 4, data: { action: 'click', target: 'e3', dialogs: [...dialogs, extra], lateDialogs } })).toBe(
+      `click: done — message box “${'x'.repeat(80)}…” (Jawad answered OK); confirmation box “Delete the draft?” (Jawad answered Cancel), and 1 more`,
+    );
+  });
 });
 
 describe('a page that stops answering', () => {
