@@ -355,7 +355,7 @@ async function perform(action: Action, target: Target, value: string | undefined
   if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
   const call = { resolved, value: value ?? '', options, refs, pointer };
   if (!MAY_RAISE_DIALOGS.has(action)) return ACTION_HANDLERS[action](call);
-  answers.arm(options.acceptDialog === true);
+  answers.arm(options.acceptDialog === true, options.dialogText);
   let outcome: ActionOutcome;
   try {
     outcome = await ACTION_HANDLERS[action](call);

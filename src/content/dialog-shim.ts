@@ -4,7 +4,7 @@
  * API can see or close one; only the page's own world can answer in its place. So this runs there
  * (scripting.executeScript with world MAIN, injected with the page agent): while the page agent
  * arms it for an action, a box is answered at once — alert OK; confirm and prompt Cancel, or accept
- * when the step gate asked the user — and reported to the page agent. Once the action itself is
+ * (a prompt with the step's text, if it gives one) when the step gate asked the user — and reported to the page agent. Once the action itself is
  * done, boxes are still answered until the tab's next step has waited for what it set off (an alert
  * in the page's answer to the save request), except one the user's own click or key raises: that
  * box is theirs. Unarmed, every box is the browser's own. The page can see these wrappers, as it
@@ -21,10 +21,16 @@ export function installDialogShim(channel: string): void {
   const dispatch = EventTarget.prototype.dispatchEvent;
   const native = { alert: window.alert, confirm: window.confirm, prompt: window.prompt };
   let answer: 'accept' | 'cancel' | undefined;
+  // What an accepted prompt is answered with; undefined: the page's own suggestion.
+  let promptText: string | undefined;
   let afterAction = false;
   const arming: Record<string, typeof answer> = { [`${channel}:accept`]: 'accept', [`${channel}:cancel`]: 'cancel', [`${channel}:disarm`]: undefined };
   for (const [type, armed] of Object.entries(arming)) document.addEventListener(type, () => void ((answer = armed), (afterAction = false)));
   document.addEventListener(`${channel}:after`, () => void (afterAction = true));
+  document.addEventListener(`${channel}:accept`, (event) => {
+    const detail = (event as CustomEvent).detail;
+    promptText = typeof detail === 'string' ? detail : undefined;
+  });
   // The box comes from the user's own click or key: the browser's input event being handled now
   // (Jawad's events are never trusted; the page's answer to a request is no input event).
   const byUser = () => {
@@ -49,6 +55,6 @@ export function installDialogShim(channel: string): void {
     const given = answerNow();
     if (!given) return native.prompt.apply(window, args as [string?, string?]);
     report('prompt', args[0], given);
-    return given === 'accept' ? String(args[1] ?? '') : null;
+    return given === 'accept' ? (promptText ?? String(args[1] ?? '')) : null;
   };
 }

@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { AgentStep } from './agent';
+import { DialogText } from './dialogs';
 import { DEFAULT_WAIT_SECONDS, SnapshotWaitParams } from './wait';
 
 /** A frame bigger than this is refused unread (a snapshot answer can be large; a command never is). */
@@ -25,7 +26,7 @@ const Text = z.string().check(z.maxLength(100_000));
 /** Seed 004's command set, each with its parameters (what the MCP tools advertise as JSON Schema). */
 export const BRIDGE_COMMANDS = {
   snapshot: z.object({ page: z.optional(z.int().check(z.minimum(1))), ...SnapshotWaitParams }),
-  click: z.object({ ref: Ref, acceptDialog: z.optional(z.boolean()) }),
+  click: z.object({ ref: Ref, acceptDialog: z.optional(z.boolean()), dialogText: z.optional(DialogText) }),
   dblclick: z.object({ ref: Ref }),
   fill: z.object({ ref: Ref, value: Text }),
   type: z.object({ ref: Ref, text: Text, delay: z.optional(z.number()) }),
@@ -52,7 +53,7 @@ export const BRIDGE_COMMAND_TYPES = Object.keys(BRIDGE_COMMANDS) as BridgeComman
 export const BRIDGE_COMMAND_DESCRIPTIONS: Record<BridgeCommandType, string> = {
   snapshot:
     `List what a user can act on in the page (links, buttons, fields), each with a ref (e1, e2, …) for the other commands. Later commands act on the tab of the last snapshot. waitForText / waitForTextGone: take it once the page shows / no longer shows that text (up to waitSeconds, ${DEFAULT_WAIT_SECONDS} unless given); waitSeconds alone pauses first.`,
-  click: 'Click the element with this ref. A confirmation box the page shows is answered Cancel unless acceptDialog is true (the user is asked first).',
+  click: 'Click the element with this ref. A confirmation or prompt box the page shows is answered Cancel unless acceptDialog is true (the user is asked first); dialogText, with acceptDialog, is what a prompt box is answered with.',
   dblclick: 'Double-click the element with this ref.',
   fill: 'Replace the text of a field with value.',
   type: 'Type text after what the field holds, key by key.',

@@ -8,6 +8,7 @@ export * from './request-id';
 export * from './settings';
 export * from './usage';
 export * from './caps';
+export * from './dialogs';
 export * from './secret-fields';
 export * from './workflow';
 export * from './wait';

@@ -7,6 +7,7 @@ import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './ag
 import { ActivityEntry, BridgeStatus, isLoopbackBridgeUrl } from './bridge';
 import { CAPS } from './caps';
 import { Waited } from './wait';
+import { MAX_DIALOGS_LISTED, PageDialog, PageDialogs, DialogText } from './dialogs';
 import { ErrorPayload, JawadError } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
@@ -390,26 +391,6 @@ export const PageContent = z.object({
 });
 export type PageContent = z.infer<typeof PageContent>;
 
-/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
-export const DIALOG_CHANNEL = 'jawad-dialogs';
-/** More boxes than this in one action is a page looping on them: the rest are answered, not listed. */
-export const MAX_DIALOGS_LISTED = 20;
-
-/**
- * A page's own alert, confirmation or prompt box shown during an action or its aftermath: Jawad
- * answered it at once (alert OK; confirm and prompt Cancel unless the step accepts them) instead of
- * letting it hold the page.
- */
-export const PageDialog = z.object({
-  kind: z.enum(['alert', 'confirm', 'prompt']),
-  message: Capped(CAPS.dialog),
-  answered: z.enum(['ok', 'accept', 'cancel']),
-  /** Shown once the action itself was done, while Jawad waited for what it set off (the page's answer to a request, "Saved!"). */
-  afterAction: z.optional(z.literal(true)),
-});
-export type PageDialog = z.infer<typeof PageDialog>;
-export const PageDialogs = z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED));
-
 /** A compact outline of the page for a model, with a ref on everything a user can act on. */
 export const PageSnapshot = z.object({
   url: Capped(CAPS.url),
@@ -491,6 +472,8 @@ export const ActOptions = z.object({
   amount: z.optional(z.int().check(z.minimum(1), z.maximum(100_000))),
   /** A confirmation or prompt box the page shows during the action is accepted (the step gate asked the user), not cancelled. */
   acceptDialog: z.optional(z.boolean()),
+  /** With acceptDialog: what a prompt box the page shows is answered with (else the page's own suggestion). */
+  dialogText: z.optional(DialogText),
 });
 export type ActOptions = z.infer<typeof ActOptions>;
 

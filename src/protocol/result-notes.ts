@@ -1,4 +1,5 @@
-import type { PageDialog, PageSnapshot } from './messages';
+import type { PageDialog } from './dialogs';
+import type { PageSnapshot } from './messages';
 import type { Waited } from './wait';
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -39,7 +40,7 @@ export function dialogNotes(data: unknown): string[] {
   return [
     lateDialogs.length > 0 ? `(Since the previous step returned, the page showed: ${describeDialogs(lateDialogs)}.)` : '',
     cancelled
-      ? `(The page asked “${cancelled.message}” in a ${cancelled.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)`
+      ? `(The page asked “${cancelled.message}” in a ${cancelled.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true${cancelled.kind === 'prompt' ? ' and dialogText: the answer' : ''}; the user is asked first.)`
       : '',
   ].filter(Boolean);
 }

@@ -392,6 +392,7 @@ for (const browserName of browsersUnderTest()) {
       expect(await click('Delete draft', { acceptDialog: true })).toEqual({ dialogs: [{ kind: 'confirm', message: 'Delete the draft “Q3 plan”?', answered: 'accept' }], status: 'Draft deleted.' });
       expect(await click('Rename draft')).toMatchObject({ dialogs: [{ kind: 'prompt', answered: 'cancel' }], status: 'Rename cancelled.' });
       expect(await click('Rename draft', { acceptDialog: true })).toMatchObject({ status: 'Renamed to Q3 plan v2.' });
+      expect(await click('Rename draft', { acceptDialog: true, dialogText: 'Q4 plan' })).toEqual({ dialogs: [{ kind: 'prompt', message: 'New name for the draft?', answered: 'accept' }], status: 'Renamed to Q4 plan.' });
 
       // Boxes in the page's answer to the request a click made, shown after the click itself was
       // done: told by the click, or (when the browser reported the request only after the click

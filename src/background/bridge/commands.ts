@@ -31,7 +31,7 @@ type Params<T extends BridgeCommandType> = z.infer<(typeof BRIDGE_COMMANDS)[T]>;
 /** Each command's tool and arguments; `tab` picks its tool by action. */
 const PLANS: { [T in BridgeCommandType]: (params: Params<T>) => { tool: string; args: Record<string, unknown>; namedTab?: number } } = {
   snapshot: ({ page, ...wait }) => ({ tool: 'snapshot', args: { ...(page ? { page } : {}), ...wait } }),
-  click: (p) => ({ tool: 'click', args: { ref: p.ref, ...(p.acceptDialog ? { acceptDialog: true } : {}) } }),
+  click: (p) => ({ tool: 'click', args: { ref: p.ref, ...(p.acceptDialog ? { acceptDialog: true } : {}), ...(p.dialogText === undefined ? {} : { dialogText: p.dialogText }) } }),
   dblclick: (p) => ({ tool: 'double_click', args: { ref: p.ref } }),
   fill: (p) => ({ tool: 'fill', args: { ref: p.ref, text: p.value } }),
   type: (p) => ({ tool: 'type_text', args: { ref: p.ref, text: p.text } }),

@@ -1,5 +1,5 @@
 import { CAPS, clipText } from '../../protocol/caps';
-import { DIALOG_CHANNEL, MAX_DIALOGS_LISTED, PageDialog } from '../../protocol/messages';
+import { DIALOG_CHANNEL, MAX_DIALOGS_LISTED, PageDialog } from '../../protocol/dialogs';
 
 /**
  * If the background never says an action is done (no next step came, the tool was stopped), the
@@ -33,12 +33,16 @@ export class DialogAnswers {
     if (dialog.success && this.shown.length < MAX_DIALOGS_LISTED) this.shown.push(dialog.data);
   };
 
-  /** An action begins: from now the page's boxes are answered (`accept`: confirm and prompt too) and listed. */
-  arm(accept: boolean): void {
+  /**
+   * An action begins: from now the page's boxes are answered and listed. `accept`: confirm and
+   * prompt are accepted too, a prompt with `text` when given (else with the page's suggestion).
+   */
+  arm(accept: boolean, text?: string): void {
     this.done();
     this.armed = true;
     document.addEventListener(`${DIALOG_CHANNEL}:dialog`, this.onDialog);
-    signal(accept ? 'accept' : 'cancel');
+    if (accept) document.dispatchEvent(new CustomEvent(`${DIALOG_CHANNEL}:accept`, { detail: text ?? null }));
+    else signal('cancel');
   }
 
   /**
@@ -75,4 +79,4 @@ export class DialogAnswers {
   }
 }
 
-const signal = (what: 'accept' | 'cancel' | 'after' | 'disarm') => document.dispatchEvent(new Event(`${DIALOG_CHANNEL}:${what}`));
+const signal = (what: 'cancel' | 'after' | 'disarm') => document.dispatchEvent(new Event(`${DIALOG_CHANNEL}:${what}`));

@@ -72,6 +72,8 @@ describe('a page’s own confirmation box', () => {
   it('tells the model Jawad answered Cancel, and how to accept when the user asked for exactly this', () => {
     const clicked = { success: true, duration: 4, data: { action: 'click', target: 'Delete', dialogs: [{ kind: 'confirm', message: 'Are you sure?', answered: 'cancel' }] } };
     expect(resultText('click', clicked)).toContain('(The page asked “Are you sure?” in a confirmation box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true; the user is asked first.)');
+    const prompted = { success: true, duration: 4, data: { action: 'click', target: 'Rename', dialogs: [{ kind: 'prompt', message: 'New name?', answered: 'cancel' }] } };
+    expect(resultText('click', prompted)).toContain('click again with acceptDialog: true and dialogText: the answer; the user is asked first.)');
     const alerted = { success: true, duration: 4, data: { action: 'click', target: 'Tip', dialogs: [{ kind: 'alert', message: 'Saved', answered: 'ok' }] } };
     expect(resultText('click', alerted)).toBe(JSON.stringify(alerted.data));
   });

@@ -90,7 +90,7 @@ describe('effect declarations', () => {
   /** A scenario per effect in which that declaration decides the outcome. */
   const SCENARIOS: Record<string, (tool: string) => Partial<StepInput>> = {
     target: () => ({ params: { ref: 'e1' }, target: { role: 'button', name: 'Go', tag: 'button', submits: false } }),
-    text: () => ({ params: { ref: 'e1', text: 'Ada', option: 'Ada' } }),
+    text: () => ({ params: { ref: 'e1', text: 'Ada', option: 'Ada', acceptDialog: true, dialogText: 'Ada' } }),
     keys: () => ({ params: { keys: 'Enter' } }),
     url: () => ({ params: { url: 'https://other.test/x' } }),
     tab: () => ({ params: { tabId: 9 }, otherTabUrl: 'https://mail.example.org/' }),
@@ -127,6 +127,11 @@ describe('a click that accepts the page’s own confirmation box', () => {
     expect(accepting.critical).toBe(true);
     expect(accepting.reasons).toContain('It accepts the page’s own confirmation box, which a page shows before something it cannot undo.');
     expect(classifyStep(input({ params: { ref: 'e1' }, target: remove })).critical).toBe(false);
+  });
+
+  it('names the answer it gives a prompt box as text that goes into the page', () => {
+    const rename = { role: 'button', name: 'Rename', tag: 'button', submits: false };
+    expect(classifyStep(input({ params: { ref: 'e1', acceptDialog: true, dialogText: 'Q4 plan' }, target: rename }))).toMatchObject({ critical: true, facts: { text: 'Q4 plan' } });
   });
 });
 

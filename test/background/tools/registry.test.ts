@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('webextension-polyfill', () => ({ default: {} }));
+vi.mock('../../../src/background/page-scripts', () => ({}));
+import { click } from '../../../src/background/tools/click';
 import { ToolRegistry } from '../../../src/background/tools/registry';
 import { defineTool, type Tool } from '../../../src/background/tools/tool';
 import { JawadError } from '../../../src/protocol';
@@ -63,6 +67,12 @@ describe('ToolRegistry', () => {
     expect(details.map((d) => d.parameter).sort()).toEqual(['text', 'times']);
     // The reasons are in the message, which is what a model reads.
     expect(result.error?.message).toMatch(/^Invalid parameters for echo — (text|times): .+; (text|times): .+\.$/);
+  });
+
+  it('tells a model that answers a prompt box without accepting it how to call again, without clicking', async () => {
+    const result = await new ToolRegistry([click as Tool]).execute('click', { ref: 'e4', dialogText: 'Q4 plan' }, context);
+    expect(result.error?.code).toBe('VALIDATION_ERROR');
+    expect(result.error?.message).toContain('dialogText answers a prompt box only together with acceptDialog: true');
   });
 
   it('answers an unknown tool with TOOL_NOT_FOUND', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DialogAnswers } from '../../../src/content/actions/dialogs';
 import { installDialogShim } from '../../../src/content/dialog-shim';
-import { DIALOG_CHANNEL } from '../../../src/protocol/messages';
+import { DIALOG_CHANNEL } from '../../../src/protocol/dialogs';
 
 /** The browser's own boxes, as the page world has them before the shim: each call is a box a person must answer. */
 function browserBoxes() {
