@@ -11,10 +11,10 @@ const AFTERMATH_MAX_MS = 10_000;
 /**
  * This frame's side of the page-world dialog shim (src/content/dialog-shim.ts). While an action
  * runs, and after it until the tab's next step has waited for what it set off (the page's answer
- * to a request; at most AFTERMATH_MAX_MS), a box
- * the page shows is answered at once (alert OK; confirm and prompt accepted only when the step
- * accepts them, else cancelled) instead of holding the page, and listed. What the page reports is
- * the page's to forge, so it is checked and capped like any page text.
+ * to a request; at most AFTERMATH_MAX_MS), a box the page shows is answered at once (alert OK;
+ * confirm and prompt accepted only when the step accepts them, else cancelled) instead of holding
+ * the page, and listed. What the page reports is the page's to forge, so it is checked and capped
+ * like any page text.
  */
 export class DialogAnswers {
   private shown: PageDialog[] = [];
@@ -47,8 +47,8 @@ export class DialogAnswers {
 
   /**
    * The action's own work is done: the boxes it raised. The page's later ones (its answer to a
-   * request the action made, shown after the action answered) are still answered, unless the user
-   * is at the page, until `done`.
+   * request the action made, shown after the action answered) are still answered, except those the
+   * user's own click or key raises, until `done`.
    */
   actionEnded(): PageDialog[] {
     this.afterAction = true;
