@@ -27,3 +27,8 @@ export const PageDialog = z.object({
 });
 export type PageDialog = z.infer<typeof PageDialog>;
 export const PageDialogs = z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED));
+/**
+ * A step's field for the page's own boxes Jawad answered after the tab's previous step had returned
+ * (the page's late answer to a request it made), told with this step.
+ */
+export const LateDialogs = z.optional(PageDialogs);

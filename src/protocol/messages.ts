@@ -7,7 +7,7 @@ import { AgentStep, Decision, Grant, HarborOptions, PermissionLevel } from './ag
 import { ActivityEntry, BridgeStatus, isLoopbackBridgeUrl } from './bridge';
 import { CAPS } from './caps';
 import { Waited } from './wait';
-import { MAX_DIALOGS_LISTED, PageDialog, PageDialogs, DialogText } from './dialogs';
+import { DialogText, LateDialogs, PageDialogs } from './dialogs';
 import { ErrorPayload, JawadError } from './errors';
 import { Budgets, CostReport, ImportPreview, ModelPrice, Trace, MAX_IMPORT_CHARS, MAX_MEMORY_CHARS, Memory, SearchHit, TRANSFER_CHUNK_CHARS, UsedContext } from './history';
 import { REQUEST_ID_PATTERN } from './request-id';
@@ -409,11 +409,7 @@ export const PageSnapshot = z.object({
   unansweredRequests: z.optional(z.int()),
   /** A snapshot asked to wait (for text to show or go, or for time): what for, whether it came, after how long. */
   waited: z.optional(Waited),
-  /**
-   * The page's own boxes Jawad answered after the tab's previous step had returned (the page's late
-   * answer to a request it made), told with this step.
-   */
-  lateDialogs: z.optional(PageDialogs),
+  lateDialogs: LateDialogs,
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;
 
@@ -477,7 +473,6 @@ export const ActOptions = z.object({
 });
 export type ActOptions = z.infer<typeof ActOptions>;
 
-
 export const ACTIONS = ['click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'select', 'check', 'uncheck', 'scroll', 'get', 'is'] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -505,11 +500,7 @@ export const ActionOutcome = z.object({
   unansweredRequests: z.optional(z.int()),
   /** The page's own dialog boxes the action raised, and how Jawad answered each. */
   dialogs: z.optional(PageDialogs),
-  /**
-   * The page's own boxes Jawad answered after the tab's previous step had returned (the page's late
-   * answer to a request it made), told with this step.
-   */
-  lateDialogs: z.optional(PageDialogs),
+  lateDialogs: LateDialogs,
 });
 export type ActionOutcome = z.infer<typeof ActionOutcome>;
 

@@ -1,3 +1,4 @@
+import { clipText } from './caps';
 import type { PageDialog } from './dialogs';
 import type { PageSnapshot } from './messages';
 import type { Waited } from './wait';
@@ -35,7 +36,7 @@ const KIND_WORDS: Record<PageDialog['kind'], string> = { alert: 'message', confi
  * cancelled — what that means, and the way to accept it when the user asked for exactly this.
  */
 export function dialogNotes(data: unknown): string[] {
-  const { dialogs = [], lateDialogs = [] } = (data ?? {}) as { dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
+  const { dialogs, lateDialogs } = dialogsIn(data);
   const cancelled = [...dialogs, ...lateDialogs].find((dialog) => dialog.answered === 'cancel');
   return [
     lateDialogs.length > 0 ? `(Since the previous step returned, the page showed: ${describeDialogs(lateDialogs)}.)` : '',
@@ -45,8 +46,13 @@ export function dialogNotes(data: unknown): string[] {
   ].filter(Boolean);
 }
 
-/** The page's boxes as a person would tell them: `message box “Autosaved.” (Jawad answered OK); …`, each message cut at `maxChars`. */
+/** A step's boxes (an action's or a snapshot's data): those of the step itself, and those since the previous step returned. */
+export function dialogsIn(data: unknown): { dialogs: PageDialog[]; lateDialogs: PageDialog[] } {
+  const { dialogs = [], lateDialogs = [] } = (data ?? {}) as { dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
+  return { dialogs, lateDialogs };
+}
+
+/** The page's boxes as a person would tell them: `message box “Autosaved.” (Jawad answered OK); …`, each message clipped to `maxChars`. */
 export function describeDialogs(dialogs: PageDialog[], maxChars = Infinity): string {
-  const cut = (message: string) => (message.length > maxChars ? `${message.slice(0, maxChars)}…` : message);
-  return dialogs.map((dialog) => `${KIND_WORDS[dialog.kind]} box “${cut(dialog.message)}” (Jawad answered ${ANSWER_WORDS[dialog.answered]})`).join('; ');
+  return dialogs.map((dialog) => `${KIND_WORDS[dialog.kind]} box “${clipText(dialog.message, maxChars)}” (Jawad answered ${ANSWER_WORDS[dialog.answered]})`).join('; ');
 }

@@ -3,7 +3,7 @@
  * carry page text (a snapshot, a read value, even an error naming the element that covers a
  * button), so all of it reaches the model inside the untrusted wrapper.
  */
-import { describeDialogs, dialogNotes, snapshotNotes, waitNote, type PageContent, type PageDialog, type PageSnapshot, type StepTarget } from '../../protocol';
+import { describeDialogs, dialogNotes, dialogsIn, snapshotNotes, waitNote, type PageContent, type PageSnapshot, type StepTarget } from '../../protocol';
 import { wrapPageContent, wrapUntrusted } from '../prompts';
 import type { ToolOutcome } from '../tools/registry';
 
@@ -85,7 +85,7 @@ export function summarise(tool: string, outcome: ToolOutcome, target?: StepTarge
 
 /** The page's own boxes Jawad answered in the step or since the one before, for the user to see (the first two). */
 function boxesAnswered(data: unknown): string {
-  const { dialogs = [], lateDialogs = [] } = (data ?? {}) as { dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
+  const { dialogs, lateDialogs } = dialogsIn(data);
   const boxes = [...lateDialogs, ...dialogs];
   if (boxes.length === 0) return '';
   return ` — ${describeDialogs(boxes.slice(0, 2), 80)}${boxes.length > 2 ? `, and ${boxes.length - 2} more` : ''}`;

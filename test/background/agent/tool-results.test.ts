@@ -97,7 +97,7 @@ describe('a page’s own confirmation box', () => {
     );
     const extra = { kind: 'alert' as const, message: 'Saved.', answered: 'ok' as const };
     expect(summarise('click', { success: true, duration: 4, data: { action: 'click', target: 'e3', dialogs: [...dialogs, extra], lateDialogs } })).toBe(
-      `click: done — message box “${'x'.repeat(80)}…” (Jawad answered OK); confirmation box “Delete the draft?” (Jawad answered Cancel), and 1 more`,
+      `click: done — message box “${'x'.repeat(79)}…” (Jawad answered OK); confirmation box “Delete the draft?” (Jawad answered Cancel), and 1 more`,
     );
   });
 });
