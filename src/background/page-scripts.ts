@@ -4,6 +4,7 @@ import pageAgentFile from '../content/page-agent.iife.ts?script';
 import { PAGE_AGENT_INSTALLED, READER_INSTALLED } from '../content/installed-flags';
 import readerFile from '../content/reader.iife.ts?script';
 import maskFile from '../content/mask.iife.ts?script';
+import dialogOpeningFile from '../content/dialog-opening.iife.ts?script';
 import { MASK_INSTALLED } from '../content/mask-tag';
 import { installDialogShim } from '../content/dialog-shim';
 import { DIALOG_CHANNEL, JawadError, parseContentReply, validationDetails, type ContentRequest } from '../protocol';
@@ -72,7 +73,7 @@ export interface PageScript {
   file: string;
   installedFlag: string;
   /** Put in the page's own world of each frame the script goes into, beside it (what only the page's world can do). */
-  pageWorld?: { install: (...args: string[]) => void; args: string[] };
+  pageWorld?: { install: (...args: never[]) => void; args: string[] };
 }
 
 /** Readability + Turndown: the page as markdown. */
@@ -81,6 +82,8 @@ export const READER: PageScript = { file: readerFile, installedFlag: READER_INST
 export const PAGE_AGENT: PageScript = { file: pageAgentFile, installedFlag: PAGE_AGENT_INSTALLED, pageWorld: { install: installDialogShim, args: [DIALOG_CHANNEL] } };
 /** The overlay over a tab a research step drives. */
 export const MASK: PageScript = { file: maskFile, installedFlag: MASK_INSTALLED };
+/** Not injected but registered, to run as pages open: the dialog shim for a page an action opens (tools/opened-pages.ts). */
+export const DIALOG_SHIM_AS_PAGES_OPEN = dialogOpeningFile;
 
 /**
  * Injects one of Jawad's on-demand page scripts (only now: pages the user never asks about run

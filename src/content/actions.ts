@@ -7,7 +7,7 @@
  */
 import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
-import { MAY_RAISE_DIALOGS, type ActionOutcome, type ActOptions, type Action, type Target } from '../protocol/messages';
+import { MAY_NAVIGATE, MAY_RAISE_DIALOGS, type ActionOutcome, type ActOptions, type Action, type Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
 import type { DialogAnswers } from './actions/dialogs';
@@ -355,7 +355,7 @@ async function perform(action: Action, target: Target, value: string | undefined
   if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
   const call = { resolved, value: value ?? '', options, refs, pointer };
   if (!MAY_RAISE_DIALOGS.has(action)) return ACTION_HANDLERS[action](call);
-  answers.arm(options.acceptDialog === true, options.dialogText);
+  answers.arm(options.acceptDialog === true, options.dialogText, MAY_NAVIGATE.has(action));
   let outcome: ActionOutcome;
   try {
     outcome = await ACTION_HANDLERS[action](call);

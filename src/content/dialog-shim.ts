@@ -10,14 +10,22 @@
  * box is theirs. Unarmed, every box is the browser's own. The page can see these wrappers, as it
  * can see hover emulation; it can only answer its own boxes with them.
  *
+ * The page an action opens may show a box as it loads (`<script>alert("Saved")</script>` in a
+ * form's answer page), before any script injected after the load could answer it. For that the
+ * shim also runs as the page opens (`asPageOpens`: registered for the sites Jawad acts on, see
+ * src/background/tools/opened-pages.ts): the acting page agent leaves the action's answers in the
+ * tab's sessionStorage under `channel` (src/content/actions/dialogs.ts), and a page of the same
+ * origin opening in that tab before they expire answers with them. Its boxes are kept there (a
+ * page may send the tab on at once) until the new page's agent adopts them.
+ *
  * Self-contained: executeScript sends this function's source, so it may use nothing from outside.
  */
-export function installDialogShim(channel: string): void {
+export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: number }): void {
   const installed = `__${channel}`;
   if (installed in window) return;
   Object.defineProperty(window, installed, { value: true });
   // Taken now, so a page that replaces them later cannot break the report.
-  const stringify = JSON.stringify;
+  const { parse, stringify } = JSON;
   const dispatch = EventTarget.prototype.dispatchEvent;
   const native = { alert: window.alert, confirm: window.confirm, prompt: window.prompt };
   let answer: 'accept' | 'cancel' | undefined;
@@ -39,8 +47,13 @@ export function installDialogShim(channel: string): void {
   };
   // How Jawad answers a box shown now; undefined: the browser shows it.
   const answerNow = () => (afterAction && byUser() ? undefined : answer);
-  const report = (kind: string, message: unknown, answered: string) =>
-    dispatch.call(document, new CustomEvent(`${channel}:dialog`, { detail: stringify({ kind, message: String(message ?? ''), answered }) }));
+  const tell = (detail: string) => dispatch.call(document, new CustomEvent(`${channel}:dialog`, { detail }));
+  const opening = asPageOpens && openedByAction();
+  const report = (kind: string, message: unknown, answered: string) => {
+    const detail = stringify({ kind, message: String(message ?? ''), answered });
+    if (!opening?.open) return tell(detail);
+    if (opening.mark.told.length < opening.keepAtMost) opening.keep({ ...opening.mark, told: [...opening.mark.told, detail] });
+  };
   window.alert = function alert(...args: unknown[]) {
     if (!answerNow()) return native.alert.apply(window, args as [string?]);
     report('alert', args[0], 'ok');
@@ -57,4 +70,53 @@ export function installDialogShim(channel: string): void {
     report('prompt', args[0], given);
     return given === 'accept' ? (promptText ?? String(args[1] ?? '')) : null;
   };
+
+  /**
+   * The answers the tab's previous page of this origin left for the page it was opening, while
+   * they hold: this page answers with them as it loads. Its agent adopts what was answered.
+   */
+  function openedByAction() {
+    let storage: Storage;
+    try {
+      storage = window.sessionStorage;
+    } catch {
+      return undefined; // An opaque origin (a sandboxed frame) has no storage: nothing was left.
+    }
+    const { getItem, setItem } = Storage.prototype;
+    let mark: { answer?: unknown; text?: unknown; until?: unknown; told?: unknown };
+    try {
+      mark = parse(getItem.call(storage, channel) ?? 'null') ?? {};
+    } catch {
+      return undefined;
+    }
+    const left = Number(mark.until) - Date.now();
+    if (!(left > 0) || (mark.answer !== 'accept' && mark.answer !== 'cancel')) return undefined;
+    answer = mark.answer;
+    promptText = typeof mark.text === 'string' ? mark.text : undefined;
+    afterAction = true;
+    type Mark = typeof mark & { told: string[] };
+    const state = {
+      open: true,
+      keepAtMost: asPageOpens!.keepAtMost,
+      mark: { ...mark, told: Array.isArray(mark.told) ? mark.told.filter((told): told is string => typeof told === 'string') : [] } as Mark,
+      keep(next: Mark) {
+        state.mark = next;
+        try {
+          setItem.call(storage, channel, stringify(next));
+        } catch {
+          // Storage full or refused: the box was answered all the same, only not told.
+        }
+      },
+    };
+    // Until the page agent adopts them, or they expire (no next step came).
+    setTimeout(() => void (state.open && ((state.open = false), (answer = undefined))), left);
+    document.addEventListener(`${channel}:adopt`, () => {
+      if (!state.open) return;
+      state.open = false;
+      dispatch.call(document, new CustomEvent(`${channel}:adopted`, { detail: String(Number(mark.until) - Date.now()) }));
+      for (const detail of state.mark.told) tell(detail);
+      state.keep({ ...state.mark, told: [] });
+    });
+    return state;
+  }
 }

@@ -4,14 +4,12 @@
  */
 import * as z from 'zod/mini';
 import { CAPS } from './caps';
+import { MAX_DIALOGS_LISTED } from './dialog-channel';
+
+export { DIALOG_CHANNEL, MAX_DIALOGS_LISTED } from './dialog-channel';
 
 /** What a page's prompt box may be answered with. */
 export const DialogText = z.string().check(z.maxLength(10_000));
-
-/** The DOM events Jawad's page agent and the page-world dialog shim (src/content/dialog-shim.ts) talk by. */
-export const DIALOG_CHANNEL = 'jawad-dialogs';
-/** More boxes than this in one action is a page looping on them: the rest are answered, not listed. */
-export const MAX_DIALOGS_LISTED = 20;
 
 /**
  * A page's own alert, confirmation or prompt box shown during an action or its aftermath: Jawad
@@ -22,13 +20,14 @@ export const PageDialog = z.object({
   kind: z.enum(['alert', 'confirm', 'prompt']),
   message: z.string().check(z.maxLength(CAPS.dialog)),
   answered: z.enum(['ok', 'accept', 'cancel']),
-  /** Shown once the action itself was done, while Jawad waited for what it set off (the page's answer to a request, "Saved!"). */
+  /** Shown once the action itself was done: in what it set off (the page's answer to a request, "Saved!"; the page it opened, as it loaded). */
   afterAction: z.optional(z.literal(true)),
 });
 export type PageDialog = z.infer<typeof PageDialog>;
 export const PageDialogs = z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED));
 /**
  * A step's field for the page's own boxes Jawad answered after the tab's previous step had returned
- * (the page's late answer to a request it made), told with this step.
+ * (the page's late answer to a request it made), or as a page that step opened loaded: told with
+ * this step.
  */
 export const LateDialogs = z.optional(PageDialogs);

@@ -476,6 +476,9 @@ export type ActOptions = z.infer<typeof ActOptions>;
 export const ACTIONS = ['click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'select', 'check', 'uncheck', 'scroll', 'get', 'is'] as const;
 export type Action = (typeof ACTIONS)[number];
 
+/** Actions that can start a navigation (a link, a submit, Enter in a form field): followed to the page they open. */
+export const MAY_NAVIGATE: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press']);
+
 /** Actions that run the page's own handlers, which may show an alert, confirmation or prompt box. */
 export const MAY_RAISE_DIALOGS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
 

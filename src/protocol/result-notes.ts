@@ -39,7 +39,7 @@ export function dialogNotes(data: unknown): string[] {
   const { dialogs, lateDialogs } = dialogsIn(data);
   const cancelled = [...dialogs, ...lateDialogs].find((dialog) => dialog.answered === 'cancel');
   return [
-    lateDialogs.length > 0 ? `(Since the previous step returned, the page showed: ${describeDialogs(lateDialogs)}.)` : '',
+    lateDialogs.length > 0 ? `(After the previous step, the page showed: ${describeDialogs(lateDialogs)}.)` : '',
     cancelled
       ? `(The page asked “${cancelled.message}” in a ${cancelled.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true${cancelled.kind === 'prompt' ? ' and dialogText: the answer' : ''}; the user is asked first.)`
       : '',

@@ -9,6 +9,7 @@ vi.mock('webextension-polyfill', () => ({ default: browser }));
 vi.mock('../../src/content/page-agent.iife.ts?script', () => ({ default: 'page-agent.js' }));
 vi.mock('../../src/content/reader.iife.ts?script', () => ({ default: 'reader.js' }));
 vi.mock('../../src/content/mask.iife.ts?script', () => ({ default: 'mask.js' }));
+vi.mock('../../src/content/dialog-opening.iife.ts?script', () => ({ default: 'dialog-opening.js' }));
 
 import { askPageAgent, contextTab, injectPageScript, PAGE_AGENT } from '../../src/background/page-scripts';
 import { JawadError, TargetDescription } from '../../src/protocol';

@@ -4,6 +4,7 @@ vi.mock('webextension-polyfill', () => ({ default: {} }));
 vi.mock('../../src/content/page-agent.iife.ts?script', () => ({ default: 'page-agent.js' }));
 vi.mock('../../src/content/reader.iife.ts?script', () => ({ default: 'reader.js' }));
 vi.mock('../../src/content/mask.iife.ts?script', () => ({ default: 'mask.js' }));
+vi.mock('../../src/content/dialog-opening.iife.ts?script', () => ({ default: 'dialog-opening.js' }));
 
 import { TabCache } from '../../src/background/tab-cache';
 import type { TaskTab } from '../../src/background/page-scripts';

@@ -436,6 +436,49 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('#status', (el) => el.textContent)).toBe('Sent to everyone.');
     });
 
+    it('answers the boxes a page the action opened shows as it loads, with the action’s answers, and tells them with the next step', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/dialogs.html`);
+      // A box that reaches the browser is dismissed here and listed, so a miss fails instead of hanging.
+      const boxes: string[] = [];
+      page.on('dialog', (dialog) => void (boxes.push(dialog.message()), dialog.dismiss()));
+      const clickToOpen = async (name: string, extra: Record<string, unknown> = {}) => {
+        const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+        const reply = await tool(jawad, 'click', { ref: findRef(text, 'button', name), ...extra });
+        expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+        const after = (await tool(jawad, 'snapshot')).data;
+        return { opened: reply.data?.navigatedTo, told: [...(reply.data?.dialogs ?? []), ...(after?.lateDialogs ?? [])], outline: after?.text ?? '' };
+      };
+      const late = { afterAction: true };
+
+      const quietly = await clickToOpen('Publish draft');
+      expect(quietly.opened).toContain('/dialogs-published.html');
+      expect(quietly.told).toEqual([
+        { kind: 'confirm', message: 'Notify the 12 followers?', answered: 'cancel', ...late },
+        { kind: 'alert', message: 'Published quietly.', answered: 'ok', ...late },
+      ]);
+      expect(quietly.outline).toContain('Nobody notified.');
+
+      await page.goto(`${fixtures.url}/dialogs.html`);
+      const notified = await clickToOpen('Publish draft', { acceptDialog: true });
+      expect(notified.told).toEqual([
+        { kind: 'confirm', message: 'Notify the 12 followers?', answered: 'accept', ...late },
+        { kind: 'alert', message: 'Published, and the followers notified.', answered: 'ok', ...late },
+      ]);
+      expect(notified.outline).toContain('Followers notified.');
+
+      // The page says it in an alert and sends the tab on at once: the box is told all the same.
+      await page.goto(`${fixtures.url}/dialogs.html`);
+      const archived = await clickToOpen('Archive draft');
+      expect(archived.told).toEqual([{ kind: 'alert', message: 'The draft was moved to the archive.', answered: 'ok', ...late }]);
+      expect(archived.outline).toContain('Draft archived.');
+      expect(boxes).toEqual([]);
+
+      // After the next step the answers are gone: the same page opened by the user shows the browser's own boxes.
+      await page.goto(`${fixtures.url}/dialogs-published.html`);
+      expect(boxes).toEqual(['Notify the 12 followers?', 'Published quietly.']);
+    });
+
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);

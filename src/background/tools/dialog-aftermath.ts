@@ -1,5 +1,6 @@
 import { ActionDone, childRequestId, MAX_DIALOGS_LISTED, type PageDialog } from '../../protocol';
-import { askFrame, type TargetTab } from '../page-scripts';
+import { askPageAgent, type TargetTab } from '../page-scripts';
+import { coverPagesOpenedFrom, uncoverOpenedPagesSoon } from './opened-pages';
 
 /**
  * A page may show its own alert, confirmation or prompt box after an action has answered: in its
@@ -10,9 +11,13 @@ import { askFrame, type TargetTab } from '../page-scripts';
  */
 const answering = new Map<number, { frameId: number; told: PageDialog[] }>();
 
-/** An action that may raise boxes runs in this frame of the tab. */
-export function answersDialogs(tabId: number, frameId: number): void {
-  answering.set(tabId, { frameId, told: [] });
+/**
+ * An action that may raise boxes runs in this frame of the tab; `opensPages`: it may open another
+ * page, whose boxes as it loads are answered too (opened-pages.ts).
+ */
+export async function answersDialogs(tab: TargetTab, frameId: number, opensPages: boolean): Promise<void> {
+  answering.set(tab.id, { frameId, told: [] });
+  if (opensPages) await coverPagesOpenedFrom(tab.url);
 }
 
 /** Boxes the acting frame answered, told while the page showed an answer (SETTLE). */
@@ -29,13 +34,15 @@ export function dialogsSoFar(tabId: number): PageDialog[] {
 /**
  * What the tab's last action set off is over: its frame leaves the page's boxes to the browser
  * again. Resolves with the boxes it answered that no step has told yet. A frame whose document
- * went away has none to give.
+ * went away has none to give; a page the action opened there is given its agent, which adopted
+ * what the page's shim answered as it loaded.
  */
 export async function stopAnsweringDialogs(tab: TargetTab, requestId: string): Promise<PageDialog[]> {
   const entry = answering.get(tab.id);
   if (!entry) return [];
   answering.delete(tab.id);
+  if (answering.size === 0) uncoverOpenedPagesSoon();
   const request = { type: 'ACTION_DONE' as const, requestId: childRequestId(requestId, 'done'), payload: {} };
-  const rest = await askFrame(tab, entry.frameId, request, ActionDone).then(({ dialogs }) => dialogs, () => []);
+  const rest = await askPageAgent(tab, entry.frameId, request, ActionDone).then(({ dialogs }) => dialogs, () => []);
   return [...entry.told, ...rest].slice(0, MAX_DIALOGS_LISTED);
 }

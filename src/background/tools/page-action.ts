@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, MAY_RAISE_DIALOGS, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, MAY_NAVIGATE, MAY_RAISE_DIALOGS, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
@@ -7,8 +7,6 @@ import { pause } from './pause';
 import { forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
-/** Actions that can start a navigation (a link, a submit, Enter in a form field). */
-const MAY_NAVIGATE = new Set<Action>(['click', 'dblclick', 'press']);
 /**
  * How long a navigation the page announced (a link followed, a form submitted) may take to begin:
  * browsers start loading a moment after the click (Firefox visibly later than Chromium). Without
@@ -107,7 +105,7 @@ export async function runPageAction(context: ToolContext, action: Action, target
     return withDialogs(read, [], lateDialogs);
   }
   watchActionRequests(tab.id, frameId);
-  if (MAY_RAISE_DIALOGS.has(action)) answersDialogs(tab.id, frameId);
+  if (MAY_RAISE_DIALOGS.has(action)) await answersDialogs(tab, frameId, MAY_NAVIGATE.has(action));
   let answer: ActionOutcome;
   try {
     answer = await actAndFollow(context, tab, frameId, request, action, target);

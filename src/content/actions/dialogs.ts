@@ -15,12 +15,32 @@ const AFTERMATH_MAX_MS = 10_000;
  * confirm and prompt accepted only when the step accepts them, else cancelled) instead of holding
  * the page, and listed. What the page reports is the page's to forge, so it is checked and capped
  * like any page text.
+ *
+ * The action's answers are also left in the tab's sessionStorage for this origin while they hold,
+ * for a page the action opens to answer its boxes as it loads (the shim's `asPageOpens`); made on
+ * such a page, this adopts what was answered there, as the aftermath of the action that opened it.
  */
 export class DialogAnswers {
   private shown: PageDialog[] = [];
   private afterAction = false;
   private armed = false;
   private safety: ReturnType<typeof setTimeout> | undefined;
+  /** The action's answers, left for a page it opens. */
+  private answers: LeftAnswers | undefined;
+
+  constructor() {
+    const onAdopted = (event: Event) => {
+      const left = Number((event as CustomEvent).detail);
+      if (!(left > 0)) return;
+      this.listen();
+      this.afterAction = true;
+      this.safety = setTimeout(() => this.disarm(), Math.min(left, AFTERMATH_MAX_MS));
+    };
+    // The shim answers at once (events are dispatched synchronously, across worlds too), then tells what it answered.
+    document.addEventListener(`${DIALOG_CHANNEL}:adopted`, onAdopted);
+    document.dispatchEvent(new Event(`${DIALOG_CHANNEL}:adopt`));
+    document.removeEventListener(`${DIALOG_CHANNEL}:adopted`, onAdopted);
+  }
 
   private readonly onDialog = (event: Event) => {
     let reported: unknown;
@@ -36,13 +56,16 @@ export class DialogAnswers {
   /**
    * An action begins: from now the page's boxes are answered and listed. `accept`: confirm and
    * prompt are accepted too, a prompt with `text` when given (else with the page's suggestion).
+   * `opensPages`: the action may open another page, which answers as it loads with these answers.
    */
-  arm(accept: boolean, text?: string): void {
+  arm(accept: boolean, text?: string, opensPages = false): void {
     this.done();
-    this.armed = true;
-    document.addEventListener(`${DIALOG_CHANNEL}:dialog`, this.onDialog);
+    this.listen();
     if (accept) document.dispatchEvent(new CustomEvent(`${DIALOG_CHANNEL}:accept`, { detail: text ?? null }));
     else signal('cancel');
+    if (!opensPages) return;
+    this.answers = { answer: accept ? 'accept' : 'cancel', ...(accept && text !== undefined ? { text } : {}) };
+    leaveForOpenedPage(this.answers);
   }
 
   /**
@@ -54,6 +77,8 @@ export class DialogAnswers {
     this.afterAction = true;
     signal('after');
     this.safety = setTimeout(() => this.disarm(), AFTERMATH_MAX_MS);
+    // A page the action opens from now on (a link the page follows when its request answers) still answers.
+    if (this.answers) leaveForOpenedPage(this.answers);
     return this.shown.splice(0);
   }
 
@@ -68,14 +93,40 @@ export class DialogAnswers {
     return this.shown.splice(0);
   }
 
+  private listen(): void {
+    this.armed = true;
+    document.addEventListener(`${DIALOG_CHANNEL}:dialog`, this.onDialog);
+  }
+
   private disarm(): void {
     clearTimeout(this.safety);
     if (this.armed) {
       signal('disarm');
       document.removeEventListener(`${DIALOG_CHANNEL}:dialog`, this.onDialog);
+      leaveForOpenedPage(undefined);
     }
     this.armed = false;
     this.afterAction = false;
+    this.answers = undefined;
+  }
+}
+
+interface LeftAnswers {
+  answer: 'accept' | 'cancel';
+  /** An accepted prompt's text. */
+  text?: string;
+}
+
+/**
+ * Leaves the action's answers for a page of this origin it opens in this tab, until the aftermath
+ * would end (the shim reads them as that page opens), or takes them back.
+ */
+function leaveForOpenedPage(answers: LeftAnswers | undefined): void {
+  try {
+    if (answers) sessionStorage.setItem(DIALOG_CHANNEL, JSON.stringify({ ...answers, until: Date.now() + AFTERMATH_MAX_MS, told: [] }));
+    else sessionStorage.removeItem(DIALOG_CHANNEL);
+  } catch {
+    // No storage here (an opaque origin) or none left: a page the action opens shows its boxes as before.
   }
 }
 

@@ -83,7 +83,7 @@ describe('a page’s own confirmation box', () => {
       { kind: 'alert' as const, message: 'Autosaved.', answered: 'ok' as const, afterAction: true as const },
       { kind: 'confirm' as const, message: 'Replace yours?', answered: 'cancel' as const, afterAction: true as const },
     ];
-    const told = '(Since the previous step returned, the page showed: message box “Autosaved.” (Jawad answered OK); confirmation box “Replace yours?” (Jawad answered Cancel).)';
+    const told = '(After the previous step, the page showed: message box “Autosaved.” (Jawad answered OK); confirmation box “Replace yours?” (Jawad answered Cancel).)';
     const snapshot = { url: 'https://drafts.example/', title: 'Drafts', text: '- button "Autosave" [ref=e2]', refs: [], elementCount: 1, partial: false, lateDialogs };
     expect(resultText('snapshot', { success: true, duration: 3, data: snapshot }).split('\n').slice(1, 3)).toEqual([told, expect.stringContaining('(The page asked “Replace yours?” in a confirmation box')]);
     expect(resultText('get', { success: true, duration: 4, data: { action: 'get', target: 'Status', result: 'Saved', lateDialogs: lateDialogs.slice(0, 1) } })).toContain(told.replace('; confirmation box “Replace yours?” (Jawad answered Cancel)', ''));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DialogAnswers } from '../../../src/content/actions/dialogs';
 import { installDialogShim } from '../../../src/content/dialog-shim';
-import { DIALOG_CHANNEL } from '../../../src/protocol/dialogs';
+import { DIALOG_CHANNEL, MAX_DIALOGS_LISTED } from '../../../src/protocol/dialogs';
 
 /** The browser's own boxes, as the page world has them before the shim: each call is a box a person must answer. */
 function browserBoxes() {
@@ -101,5 +101,85 @@ describe('the page-world dialog shim with the page agent’s answers', () => {
     const [only, ...rest] = answers.actionEnded();
     expect(rest).toEqual([]);
     expect(only?.message.length).toBeLessThan(5_000);
+  });
+});
+
+describe('the boxes of a page an action opens, as it loads', () => {
+  /** The tab's sessionStorage for the page's origin, which every page of that origin in the tab shares. */
+  class Storage {
+    private items = new Map<string, string>();
+    getItem(key: string) {
+      return this.items.get(key) ?? null;
+    }
+    setItem(key: string, value: string) {
+      this.items.set(key, String(value));
+    }
+    removeItem(key: string) {
+      this.items.delete(key);
+    }
+  }
+  let tabStorage: Storage;
+
+  /** A new document in the tab: its own world and boxes, the tab's storage, the shim as it runs before the page's scripts. */
+  function openPage() {
+    const boxes = browserBoxes();
+    vi.stubGlobal('window', { ...boxes, sessionStorage: tabStorage });
+    vi.stubGlobal('document', new EventTarget());
+    installDialogShim(DIALOG_CHANNEL, { keepAtMost: MAX_DIALOGS_LISTED });
+    return boxes;
+  }
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    tabStorage = new Storage();
+    vi.stubGlobal('Storage', Storage);
+    vi.stubGlobal('sessionStorage', tabStorage);
+    vi.stubGlobal('UIEvent', class extends Event {});
+    openPage();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('answers them with the action’s answers, keeps them across a page that sends the tab on, and hands them to the new page’s agent', () => {
+    new DialogAnswers().arm(true, 'Q4 plan', true);
+    const answerPage = openPage();
+    expect([window.confirm('Notify the followers?'), window.prompt('Name?', 'Q3')]).toEqual([true, 'Q4 plan']);
+    // The answer page says it and sends the tab on at once (location.replace): the list page opens.
+    const listPage = openPage();
+    window.alert('Published.');
+    const agent = new DialogAnswers();
+    const late = { answered: 'accept', afterAction: true };
+    expect(agent.done()).toEqual([
+      { kind: 'confirm', message: 'Notify the followers?', ...late },
+      { kind: 'prompt', message: 'Name?', ...late },
+      { kind: 'alert', message: 'Published.', answered: 'ok', afterAction: true },
+    ]);
+    expect([...answerPage.shown, ...listPage.shown]).toEqual([]);
+
+    // Done: the next page the tab opens shows the browser's own boxes.
+    const later = openPage();
+    window.confirm('Leave?');
+    expect(later.shown).toEqual(['confirm: Leave?']);
+  });
+
+  it('leaves them to the browser once the answers expired, and stops answering when no agent comes to adopt them', () => {
+    new DialogAnswers().arm(false, undefined, true);
+    const opened = openPage();
+    expect(window.confirm('Notify?')).toBe(false);
+    vi.advanceTimersByTime(20_000);
+    window.alert('Much later');
+    const next = openPage();
+    window.alert('Next page');
+    expect([opened.shown, next.shown]).toEqual([['alert: Much later'], ['alert: Next page']]);
+  });
+
+  it('answers nothing in a page opened in a tab where no action left its answers, nor after one that opens no page', () => {
+    new DialogAnswers().arm(false);
+    const opened = openPage();
+    expect(new DialogAnswers().done()).toEqual([]);
+    window.confirm('Is this yours?');
+    expect(opened.shown).toEqual(['confirm: Is this yours?']);
   });
 });
