@@ -51,7 +51,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
   const opening = asPageOpens && openedByAction();
   const report = (kind: string, message: unknown, answered: string) => {
     const detail = stringify({ kind, message: String(message ?? ''), answered });
-    if (!opening?.open) return tell(detail);
+    if (!opening?.open || !opening.keeps) return tell(detail);
     if (opening.mark.told.length < opening.keepAtMost) opening.keep({ ...opening.mark, told: [...opening.mark.told, detail] });
   };
   window.alert = function alert(...args: unknown[]) {
@@ -73,7 +73,9 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
 
   /**
    * The answers the tab's previous page of this origin left for the page it was opening, while
-   * they hold: this page answers with them as it loads. Its agent adopts what was answered.
+   * they hold: this page answers with them as it loads. Its agent adopts what was answered. Only a
+   * page in the kind of frame that acted (the tab's page, or a frame in it) keeps its boxes for
+   * the agent: its same-origin frames answer theirs, untold, so they do not take the page's.
    */
   function openedByAction() {
     let storage: Storage;
@@ -83,7 +85,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
       return undefined; // An opaque origin (a sandboxed frame) has no storage: nothing was left.
     }
     const { getItem, setItem } = Storage.prototype;
-    let mark: { answer?: unknown; text?: unknown; until?: unknown; told?: unknown };
+    let mark: { answer?: unknown; text?: unknown; until?: unknown; told?: unknown; inFrame?: unknown };
     try {
       mark = parse(getItem.call(storage, channel) ?? 'null') ?? {};
     } catch {
@@ -97,6 +99,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
     type Mark = typeof mark & { told: string[] };
     const state = {
       open: true,
+      keeps: (mark.inFrame === true) === (window !== window.top),
       keepAtMost: asPageOpens!.keepAtMost,
       mark: { ...mark, told: Array.isArray(mark.told) ? mark.told.filter((told): told is string => typeof told === 'string') : [] } as Mark,
       keep(next: Mark) {
@@ -108,10 +111,11 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
         }
       },
     };
-    // Until the page agent adopts them, or they expire (no next step came).
+    // Until the page agent adopts them or arms for an action of its own, or they expire (no next step came).
     setTimeout(() => void (state.open && ((state.open = false), (answer = undefined))), left);
+    for (const type of Object.keys(arming)) document.addEventListener(type, () => void (state.open = false));
     document.addEventListener(`${channel}:adopt`, () => {
-      if (!state.open) return;
+      if (!state.open || !state.keeps) return;
       state.open = false;
       dispatch.call(document, new CustomEvent(`${channel}:adopted`, { detail: String(Number(mark.until) - Date.now()) }));
       for (const detail of state.mark.told) tell(detail);

@@ -123,7 +123,8 @@ interface LeftAnswers {
  */
 function leaveForOpenedPage(answers: LeftAnswers | undefined): void {
   try {
-    if (answers) sessionStorage.setItem(DIALOG_CHANNEL, JSON.stringify({ ...answers, until: Date.now() + AFTERMATH_MAX_MS, told: [] }));
+    // inFrame: a page opening in a frame of the tab keeps its boxes for its agent only when a frame acted.
+    if (answers) sessionStorage.setItem(DIALOG_CHANNEL, JSON.stringify({ ...answers, inFrame: window !== window.top, until: Date.now() + AFTERMATH_MAX_MS, told: [] }));
     else sessionStorage.removeItem(DIALOG_CHANNEL);
   } catch {
     // No storage here (an opaque origin) or none left: a page the action opens shows its boxes as before.

@@ -120,13 +120,24 @@ describe('the boxes of a page an action opens, as it loads', () => {
   }
   let tabStorage: Storage;
 
-  /** A new document in the tab: its own world and boxes, the tab's storage, the shim as it runs before the page's scripts. */
-  function openPage() {
+  let tabPage: object;
+  /**
+   * A new document in the tab (or in a frame of its page): its own world and boxes, the tab's
+   * storage, the shim as it runs before the page's scripts. `enter` comes back to it.
+   */
+  function openPage({ inFrame = false } = {}) {
     const boxes = browserBoxes();
-    vi.stubGlobal('window', { ...boxes, sessionStorage: tabStorage });
-    vi.stubGlobal('document', new EventTarget());
+    const world = { ...boxes, sessionStorage: tabStorage, top: undefined as object | undefined };
+    world.top = inFrame ? tabPage : world;
+    if (!inFrame) tabPage = world;
+    const document = new EventTarget();
+    const enter = () => {
+      vi.stubGlobal('window', world);
+      vi.stubGlobal('document', document);
+    };
+    enter();
     installDialogShim(DIALOG_CHANNEL, { keepAtMost: MAX_DIALOGS_LISTED });
-    return boxes;
+    return { ...boxes, enter };
   }
 
   beforeEach(() => {
@@ -162,6 +173,18 @@ describe('the boxes of a page an action opens, as it loads', () => {
     const later = openPage();
     window.confirm('Leave?');
     expect(later.shown).toEqual(['confirm: Leave?']);
+  });
+
+  it('answers a same-origin frame’s boxes in the page it opened without taking the page’s', () => {
+    new DialogAnswers().arm(false, undefined, true);
+    const opened = openPage();
+    expect(window.confirm('Notify?')).toBe(false);
+    const frame = openPage({ inFrame: true });
+    window.alert('From the frame');
+    expect(new DialogAnswers().done()).toEqual([]);
+    opened.enter();
+    expect(new DialogAnswers().done()).toEqual([{ kind: 'confirm', message: 'Notify?', answered: 'cancel', afterAction: true }]);
+    expect([opened.shown, frame.shown]).toEqual([[], []]);
   });
 
   it('leaves them to the browser once the answers expired, and stops answering when no agent comes to adopt them', () => {
