@@ -87,8 +87,9 @@ export const DIALOG_SHIM_AS_PAGES_OPEN = dialogOpeningFile;
 
 /**
  * Injects one of Jawad's on-demand page scripts (only now: pages the user never asks about run
- * none of Jawad's code), into the frames that do not have it yet — a tiny probe first, so a
- * repeated snapshot does not parse the whole script again. Resolves with the frames it runs in.
+ * none of Jawad's code, but for the dialog shim on the sites an action is on, tools/opened-pages.ts),
+ * into the frames that do not have it yet — a tiny probe first, so a repeated snapshot does not
+ * parse the whole script again. Resolves with the frames it runs in.
  */
 export async function injectPageScript(tab: TargetTab, script: PageScript, where: Injection = {}): Promise<number[]> {
   if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
