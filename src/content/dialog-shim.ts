@@ -33,7 +33,8 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
   let promptText: string | undefined;
   let afterAction = false;
   const arming: Record<string, typeof answer> = { [`${channel}:accept`]: 'accept', [`${channel}:cancel`]: 'cancel', [`${channel}:disarm`]: undefined };
-  for (const [type, armed] of Object.entries(arming)) document.addEventListener(type, () => void ((answer = armed), (afterAction = false)));
+  // An action's own arming also ends the answers a page opened with (openedByAction): their expiry must not disarm it.
+  for (const [type, armed] of Object.entries(arming)) document.addEventListener(type, () => void ((answer = armed), (afterAction = false), opening && (opening.open = false)));
   document.addEventListener(`${channel}:after`, () => void (afterAction = true));
   document.addEventListener(`${channel}:accept`, (event) => {
     const detail = (event as CustomEvent).detail;
@@ -52,7 +53,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
   const report = (kind: string, message: unknown, answered: string) => {
     const detail = stringify({ kind, message: String(message ?? ''), answered });
     if (!opening?.open || !opening.keeps) return tell(detail);
-    if (opening.mark.told.length < opening.keepAtMost) opening.keep({ ...opening.mark, told: [...opening.mark.told, detail] });
+    if (opening.mark.told.length < asPageOpens!.keepAtMost) opening.keep({ ...opening.mark, told: [...opening.mark.told, detail] });
   };
   window.alert = function alert(...args: unknown[]) {
     if (!answerNow()) return native.alert.apply(window, args as [string?]);
@@ -100,7 +101,6 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
     const state = {
       open: true,
       keeps: (mark.inFrame === true) === (window !== window.top),
-      keepAtMost: asPageOpens!.keepAtMost,
       mark: { ...mark, told: Array.isArray(mark.told) ? mark.told.filter((told): told is string => typeof told === 'string') : [] } as Mark,
       keep(next: Mark) {
         state.mark = next;
@@ -113,7 +113,6 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
     };
     // Until the page agent adopts them or arms for an action of its own, or they expire (no next step came).
     setTimeout(() => void (state.open && ((state.open = false), (answer = undefined))), left);
-    for (const type of Object.keys(arming)) document.addEventListener(type, () => void (state.open = false));
     document.addEventListener(`${channel}:adopt`, () => {
       if (!state.open || !state.keeps) return;
       state.open = false;

@@ -29,7 +29,8 @@ export function sameSite(a: string, b: string): boolean {
   return a !== '' && a === b;
 }
 
-function parseWebUrl(url: string): URL | undefined {
+/** The URL, when it is an http(s) address with a host; else undefined. */
+export function parseWebUrl(url: string): URL | undefined {
   try {
     // The WHATWG parser lower-cases, punycodes IDNs and drops userinfo from `hostname` for us.
     const parsed = new URL(url);

@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill';
+import { parseWebUrl } from '../harbor/site';
 import { DIALOG_SHIM_AS_PAGES_OPEN } from '../page-scripts';
 
 /**
@@ -14,9 +15,9 @@ import { DIALOG_SHIM_AS_PAGES_OPEN } from '../page-scripts';
 const SCRIPT_ID = 'jawad-dialogs-as-pages-open';
 /** So an agent's run of clicks does not register and drop the script around each one. */
 const LINGER_MS = 60_000;
-const SCRIPTED_PAGE = /^https?:$/;
 
-const sites = new Set<string>();
+/** The host names (any port) whose pages run the shim as they open. */
+const hosts = new Set<string>();
 let applied: Promise<void> = Promise.resolve();
 let linger: ReturnType<typeof setTimeout> | undefined;
 
@@ -26,29 +27,20 @@ let linger: ReturnType<typeof setTimeout> | undefined;
  */
 export function coverPagesOpenedFrom(url: string): Promise<void> {
   clearTimeout(linger);
-  const site = siteOf(url);
-  if (site === undefined || sites.has(site)) return applied;
-  sites.add(site);
+  const host = parseWebUrl(url)?.hostname;
+  if (host === undefined || hosts.has(host)) return applied;
+  hosts.add(host);
   // Refused: the next action on the site asks again.
-  return apply(() => sites.delete(site));
+  return apply(() => hosts.delete(host));
 }
 
 /** No action's aftermath is left: pages load without the shim again, unless an action comes first. */
 export function uncoverOpenedPagesSoon(): void {
   clearTimeout(linger);
   linger = setTimeout(() => {
-    sites.clear();
+    hosts.clear();
     void apply();
   }, LINGER_MS);
-}
-
-function siteOf(url: string): string | undefined {
-  try {
-    const { protocol, hostname } = new URL(url);
-    return SCRIPTED_PAGE.test(protocol) ? hostname : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function apply(refused = () => {}): Promise<void> {
@@ -59,14 +51,14 @@ function apply(refused = () => {}): Promise<void> {
 async function register(): Promise<void> {
   // Asked each time: a background that was stopped and started again left it as it was.
   const registered = (await browser.scripting.getRegisteredContentScripts({ ids: [SCRIPT_ID] })).length > 0;
-  if (sites.size === 0) {
+  if (hosts.size === 0) {
     if (registered) await browser.scripting.unregisterContentScripts({ ids: [SCRIPT_ID] });
     return;
   }
   const script = {
     id: SCRIPT_ID,
     js: [DIALOG_SHIM_AS_PAGES_OPEN],
-    matches: [...sites].map((host) => `*://${host}/*`),
+    matches: [...hosts].map((host) => `*://${host}/*`),
     runAt: 'document_start',
     allFrames: true,
     persistAcrossSessions: false,
