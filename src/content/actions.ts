@@ -7,7 +7,7 @@
  */
 import { CAPS, clipText } from '../protocol/caps';
 import { JawadError } from '../protocol/errors';
-import { MAY_NAVIGATE, MAY_RAISE_DIALOGS, type ActionOutcome, type ActOptions, type Action, type Target } from '../protocol/messages';
+import { RUNS_PAGE_HANDLERS, type ActionOutcome, type ActOptions, type Action, type Target } from '../protocol/messages';
 import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
 import type { DialogAnswers } from './actions/dialogs';
@@ -220,11 +220,13 @@ function sentHere(event: SubmitEvent): boolean {
 }
 
 /**
- * Notices, while an action runs, whether the browser will now follow a link or submit a form in
- * this tab (an event the page did not cancel), so the background knows to wait for the next page.
- * Returns the function that ends the watch and tells.
+ * Notices, while an action runs, whether this document now leaves for another page in this tab, so
+ * the background knows to wait for it: a link followed or a form sent (an event the page did not
+ * cancel), or any navigation the page's script starts (a dropdown's handler sending its form with
+ * `form.submit()`, `location.href = …`), which only the Navigation API tells (Chromium; Firefox
+ * from 147).
  */
-function watchLeaving(): () => boolean {
+function watchLeaving(): { seen(): boolean; end(): boolean } {
   let leaving = false;
   const onClick = (event: Event) => {
     const origin = event.composedPath()[0];
@@ -233,16 +235,27 @@ function watchLeaving(): () => boolean {
   const onSubmit = (event: Event) => {
     if (!event.defaultPrevented && sentHere(event as SubmitEvent)) leaving = true;
   };
+  // A download, a jump within the page and history.pushState leave the document where it is.
+  const onNavigate = (event: NavigateEvent) => {
+    if (!event.defaultPrevented && !event.destination.sameDocument && event.downloadRequest === null) leaving = true;
+  };
+  const navigation = navigationApi();
   addEventListener('click', onClick);
   addEventListener('submit', onSubmit);
-  return () => {
-    removeEventListener('click', onClick);
-    removeEventListener('submit', onSubmit);
-    return leaving;
+  navigation?.addEventListener('navigate', onNavigate);
+  return {
+    seen: () => leaving,
+    end() {
+      removeEventListener('click', onClick);
+      removeEventListener('submit', onSubmit);
+      navigation?.removeEventListener('navigate', onNavigate);
+      return leaving;
+    },
   };
 }
 
-const leavingMark = (leaving: boolean) => (leaving ? { navigates: true } : {});
+/** This window's Navigation API, where the browser has it (Firefox before 147 has none). */
+const navigationApi = (): Navigation | undefined => (globalThis as { navigation?: Navigation }).navigation;
 
 /** What an action read back is the page's to choose: a value, or a result too long for a prompt, is cut. */
 export function capOutcome(outcome: ActionOutcome): ActionOutcome {
@@ -277,21 +290,13 @@ interface ActCall {
   pointer: Pointer;
 }
 
-/** Runs a gesture and tells whether the browser will now leave the document (a link followed, a form sent). */
-function leavesWhile(gesture: () => void): boolean {
-  const leaving = watchLeaving();
-  gesture();
-  return leaving();
-}
-
 async function click({ resolved: { element, label }, refs, pointer }: ActCall): Promise<ActionOutcome> {
   const target = await prepare(element, label);
   refs.noteClicked(element);
   pointer.follow(target);
-  let accepted = true;
-  const navigates = leavesWhile(() => (accepted = pointerSequence(target)));
+  const accepted = pointerSequence(target);
   await afterFrameworks();
-  return { action: 'click', target: label, ...leavingMark(navigates), ...(!accepted && leadsAway(target) ? { linkTakenOver: true } : {}) };
+  return { action: 'click', target: label, ...(!accepted && leadsAway(target) ? { linkTakenOver: true } : {}) };
 }
 
 /** Whether the element is (in) a link that would leave this document if followed. */
@@ -303,24 +308,10 @@ function leadsAway(element: Element): boolean {
 async function doubleClick({ resolved: { element, label }, pointer }: ActCall): Promise<ActionOutcome> {
   const target = await prepare(element, label);
   pointer.follow(target);
-  const navigates = leavesWhile(() => {
-    pointerSequence(target, 1);
-    pointerSequence(target, 2);
-    target.dispatchEvent(new MouseEvent('dblclick', mouseInit(target, 2)));
-  });
-  return { action: 'dblclick', target: label, ...leavingMark(navigates) };
-}
-
-async function pressWatchingLeave(call: ActCall): Promise<ActionOutcome> {
-  const leaving = watchLeaving();
-  let navigates = false;
-  try {
-    const pressed = await press(call.resolved, call.value);
-    navigates = leaving();
-    return { ...pressed, ...leavingMark(navigates) };
-  } finally {
-    if (!navigates) leaving();
-  }
+  pointerSequence(target, 1);
+  pointerSequence(target, 2);
+  target.dispatchEvent(new MouseEvent('dblclick', mouseInit(target, 2)));
+  return { action: 'dblclick', target: label };
 }
 
 /** One handler per action, exhaustive by type: a new action without its handler does not compile. */
@@ -338,7 +329,7 @@ const ACTION_HANDLERS: { [A in Action]: (call: ActCall) => ActionOutcome | Promi
   },
   fill: ({ resolved: { element, label }, value }) => fill(element, label, value),
   type: ({ resolved: { element, label }, value }) => type(element, label, value),
-  press: pressWatchingLeave,
+  press: ({ resolved, value }) => press(resolved, value),
   select: ({ resolved: { element, label }, value }) => selectOption(element, label, value),
   check: ({ resolved: { element, label } }) => setChecked(element, label, true),
   uncheck: ({ resolved: { element, label } }) => setChecked(element, label, false),
@@ -354,16 +345,21 @@ async function perform(action: Action, target: Target, value: string | undefined
   const resolved = resolveTarget(target, refs);
   if (resolved.isPage && !PAGE_ACTIONS.has(action)) throw new JawadError('VALIDATION_ERROR', `${action} needs a ref or a selector.`);
   const call = { resolved, value: value ?? '', options, refs, pointer };
-  if (!MAY_RAISE_DIALOGS.has(action)) return ACTION_HANDLERS[action](call);
-  answers.arm(options.acceptDialog === true, options.dialogText, MAY_NAVIGATE.has(action));
+  if (!RUNS_PAGE_HANDLERS.has(action)) return ACTION_HANDLERS[action](call);
+  answers.arm(options.acceptDialog === true, options.dialogText);
+  const leaving = watchLeaving();
   let outcome: ActionOutcome;
   try {
     outcome = await ACTION_HANDLERS[action](call);
   } catch (error) {
+    leaving.end();
     answers.done();
     throw error;
   }
+  // A form sent by script (form.submit()) starts leaving in a task of its own, after the handler's.
+  if (!leaving.seen()) await afterFrameworks();
+  const navigates = leaving.end();
   // Still answered after this, until the background says what the action set off has come (ACTION_DONE).
   const dialogs = answers.actionEnded();
-  return dialogs.length > 0 ? { ...outcome, dialogs } : outcome;
+  return { ...outcome, ...(navigates ? { navigates } : {}), ...(dialogs.length > 0 ? { dialogs } : {}) };
 }

@@ -476,11 +476,13 @@ export type ActOptions = z.infer<typeof ActOptions>;
 export const ACTIONS = ['click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'select', 'check', 'uncheck', 'scroll', 'get', 'is'] as const;
 export type Action = (typeof ACTIONS)[number];
 
-/** Actions that can start a navigation (a link, a submit, Enter in a form field): followed to the page they open. */
-export const MAY_NAVIGATE: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press']);
-
-/** Actions that run the page's own handlers, which may show an alert, confirmation or prompt box. */
-export const MAY_RAISE_DIALOGS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
+/**
+ * Actions that run the page's own handlers (a click, a key, a changed value). What those handlers
+ * do is followed: another page they open (a link, a form sent, a dropdown whose choice sends its
+ * form, `location.href = …` in a change handler) is waited for, and an alert, confirmation or
+ * prompt box they show is answered.
+ */
+export const RUNS_PAGE_HANDLERS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
 
 /** What an action did, read back from the page after doing it. */
 export const ActionOutcome = z.object({
@@ -490,7 +492,7 @@ export const ActionOutcome = z.object({
   checked: z.optional(z.boolean()),
   /** What `get` read or `is` found; `scroll`'s new position. */
   result: z.optional(z.unknown()),
-  /** The page saw a link followed or a form submitted in this tab: a new page is coming. */
+  /** This document began leaving for another page in this tab (a link followed, a form sent, a script's navigation): a new page is coming. */
   navigates: z.optional(z.boolean()),
   /**
    * The page cancelled a click on a link that leads elsewhere: its script does what the link stands

@@ -276,6 +276,38 @@ for (const browserName of browsersUnderTest()) {
       expect(opened).not.toContain('Loading…');
     });
 
+    it('follows a dropdown, a tick box, a field or a button whose own script opens another page, and reads that page', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/jump-menus.html`);
+      // Each page is 1.2 s away on the server: the action's answer comes once it is there, and the
+      // snapshot read right after it is of that page, not of the one left.
+      const actThenRead = async (name: string, role: string, accessibleName: string, parameters: Record<string, unknown>) => {
+        const before = (await tool(jawad, 'snapshot')).data?.text ?? '';
+        const reply = await tool(jawad, name, { ref: findRef(before, role, accessibleName), ...parameters });
+        expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+        // The page itself said it was leaving (no link, no submit event): the wait for the next page
+        // does not hang on when the browser reports it loading.
+        expect(reply.data?.navigates, accessibleName).toBe(true);
+        return { opened: String(reply.data?.navigatedTo), after: (await tool(jawad, 'snapshot')).data?.text ?? '' };
+      };
+
+      const chosen = await actThenRead('select_option', 'combobox', 'Show', { option: 'Closed orders' });
+      expect(chosen.opened).toMatch(/jump-menus\.html\?ms=1200&show=closed$/);
+      expect(chosen.after).toContain('Showing closed orders.');
+
+      const ticked = await actThenRead('check', 'checkbox', 'Only my orders', {});
+      expect(ticked.opened).toMatch(/mine=1$/);
+      expect(ticked.after).toContain('Showing my orders only.');
+
+      const filled = await actThenRead('fill', 'spinbutton', 'Page', { text: '3' });
+      expect(filled.opened).toMatch(/page=3$/);
+      expect(filled.after).toContain('Showing page 3.');
+
+      const clicked = await actThenRead('click', 'button', 'Archived orders', {});
+      expect(clicked.opened).toMatch(/archived=1$/);
+      expect(clicked.after).toContain('Showing the archive.');
+    });
+
     it('reads a page that rebuilds its navigation by script a moment after it loaded once it has, so its links can be clicked', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);

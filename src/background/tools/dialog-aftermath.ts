@@ -12,12 +12,12 @@ import { coverPagesOpenedFrom, uncoverOpenedPagesSoon } from './opened-pages';
 const answering = new Map<number, { frameId: number; told: PageDialog[] }>();
 
 /**
- * An action that may raise boxes runs in this frame of the tab; `opensPages`: it may open another
- * page, whose boxes as it loads are answered too (opened-pages.ts).
+ * An action that may raise boxes runs in this frame of the tab; a page it opens answers its boxes
+ * as it loads too (opened-pages.ts).
  */
-export async function answersDialogs(tab: TargetTab, frameId: number, opensPages: boolean): Promise<void> {
+export async function answersDialogs(tab: TargetTab, frameId: number): Promise<void> {
   answering.set(tab.id, { frameId, told: [] });
-  if (opensPages) await coverPagesOpenedFrom(tab.url);
+  await coverPagesOpenedFrom(tab.url);
 }
 
 /** Boxes the acting frame answered, told while the page showed an answer (SETTLE). */

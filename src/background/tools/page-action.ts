@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, MAY_NAVIGATE, MAY_RAISE_DIALOGS, REF_PATTERN, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
+import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, REF_PATTERN, RUNS_PAGE_HANDLERS, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
 import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
@@ -105,7 +105,7 @@ export async function runPageAction(context: ToolContext, action: Action, target
     return withDialogs(read, [], lateDialogs);
   }
   watchActionRequests(tab.id, frameId);
-  if (MAY_RAISE_DIALOGS.has(action)) await answersDialogs(tab, frameId, MAY_NAVIGATE.has(action));
+  if (RUNS_PAGE_HANDLERS.has(action)) await answersDialogs(tab, frameId);
   let answer: ActionOutcome;
   try {
     answer = await actAndFollow(context, tab, frameId, request, action, target);
@@ -139,7 +139,7 @@ function withDialogs(outcome: ActionOutcome, after: PageDialog[], late: PageDial
 
 /** Acts, and when the action may lead to another page, waits for that page to load. */
 async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: number, request: ContentRequest, action: Action, target: Target): Promise<ActionOutcome> {
-  if (!MAY_NAVIGATE.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
+  if (!RUNS_PAGE_HANDLERS.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
   const navigation = watchNavigation(tab.id);
   const answer = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => error as Error);
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.

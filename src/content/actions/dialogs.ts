@@ -56,14 +56,13 @@ export class DialogAnswers {
   /**
    * An action begins: from now the page's boxes are answered and listed. `accept`: confirm and
    * prompt are accepted too, a prompt with `text` when given (else with the page's suggestion).
-   * `opensPages`: the action may open another page, which answers as it loads with these answers.
+   * A page the action opens answers as it loads with these answers.
    */
-  arm(accept: boolean, text?: string, opensPages = false): void {
+  arm(accept: boolean, text?: string): void {
     this.done();
     this.listen();
     if (accept) document.dispatchEvent(new CustomEvent(`${DIALOG_CHANNEL}:accept`, { detail: text ?? null }));
     else signal('cancel');
-    if (!opensPages) return;
     this.answers = { answer: accept ? 'accept' : 'cancel', ...(accept && text !== undefined ? { text } : {}) };
     leaveForOpenedPage(this.answers);
   }

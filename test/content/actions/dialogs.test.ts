@@ -154,7 +154,7 @@ describe('the boxes of a page an action opens, as it loads', () => {
   });
 
   it('answers them with the action’s answers, keeps them across a page that sends the tab on, and hands them to the new page’s agent', () => {
-    new DialogAnswers().arm(true, 'Q4 plan', true);
+    new DialogAnswers().arm(true, 'Q4 plan');
     const answerPage = openPage();
     expect([window.confirm('Notify the followers?'), window.prompt('Name?', 'Q3')]).toEqual([true, 'Q4 plan']);
     // The answer page says it and sends the tab on at once (location.replace): the list page opens.
@@ -176,7 +176,7 @@ describe('the boxes of a page an action opens, as it loads', () => {
   });
 
   it('answers a same-origin frame’s boxes in the page it opened without taking the page’s', () => {
-    new DialogAnswers().arm(false, undefined, true);
+    new DialogAnswers().arm(false);
     const opened = openPage();
     expect(window.confirm('Notify?')).toBe(false);
     const frame = openPage({ inFrame: true });
@@ -188,7 +188,7 @@ describe('the boxes of a page an action opens, as it loads', () => {
   });
 
   it('leaves them to the browser once the answers expired, and stops answering when no agent comes to adopt them', () => {
-    new DialogAnswers().arm(false, undefined, true);
+    new DialogAnswers().arm(false);
     const opened = openPage();
     expect(window.confirm('Notify?')).toBe(false);
     vi.advanceTimersByTime(20_000);
@@ -198,8 +198,11 @@ describe('the boxes of a page an action opens, as it loads', () => {
     expect([opened.shown, next.shown]).toEqual([['alert: Much later'], ['alert: Next page']]);
   });
 
-  it('answers nothing in a page opened in a tab where no action left its answers, nor after one that opens no page', () => {
-    new DialogAnswers().arm(false);
+  it('answers nothing in a page opened in a tab where no action left its answers, nor once the action’s aftermath is over', () => {
+    const agent = new DialogAnswers();
+    agent.arm(false);
+    agent.actionEnded();
+    agent.done();
     const opened = openPage();
     expect(new DialogAnswers().done()).toEqual([]);
     window.confirm('Is this yours?');

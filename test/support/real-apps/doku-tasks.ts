@@ -214,4 +214,31 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
       expectThat(!html.includes('Bread') && /Permission Denied/i.test(html), 'a visitor still reads the shopping page');
     },
   },
+  {
+    name: 'read the media changes through a dropdown that opens its page',
+    prompt: 'Which picture was uploaded to the wiki lately, and by whom?',
+    start: '/doku.php?id=start',
+    model: () =>
+      scriptedAgent([
+        { tool: 'snapshot' },
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'Recent Changes') } }),
+        { tool: 'snapshot' },
+        // The list shows page changes; its dropdown loads the list of another kind as soon as one is chosen (no button).
+        (ctx) => ({ tool: 'select_option', args: { ref: ctx.findRef('combobox', /changes/i), option: 'Media files' } }),
+        // The choice's result says which page it opened; a model that is not told reads a page about to go.
+        (ctx) => (/"navigatedTo":"[^"]*show_changes=mediafiles/.test(ctx.lastResult?.content ?? '') ? { tool: 'snapshot' } : `The list did not change: ${ctx.lastResult?.content ?? 'no result'}`),
+      ], {
+        // The answer names the picture and the user on the list's line that links a picture.
+        final: (ctx) => {
+          const line = (ctx.snapshotText ?? '').split('\n').find((candidate) => /link "[^"]*\.(png|jpe?g|gif)"/.test(candidate)) ?? '';
+          return `Latest upload: ${/link "([^"]*\.(?:png|jpe?g|gif))"/.exec(line)?.[1] ?? '(none)'}, by ${/\b(bob|admin)\b/.exec(line)?.[1] ?? '(nobody)'}`;
+        },
+      }),
+    async verify(wiki, finalUrl, answer) {
+      expectThat(finalUrl.includes('show_changes=mediafiles'), `the browser ended on ${finalUrl}`);
+      const latest = wiki.mediaChanges().at(-1);
+      const name = latest?.id.split(':').at(-1) ?? '(no media change)';
+      expectThat(answer.includes(name) && answer.endsWith(`by ${latest?.user}`), `the answer is ${JSON.stringify(answer)}; the wiki's log says ${JSON.stringify(latest)}`);
+    },
+  },
 ];

@@ -4,7 +4,7 @@
  * second user. Its state is plain files: the pages, their change logs, users.auth.php, acl.auth.php.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RealApp } from './app-task';
@@ -23,6 +23,8 @@ export interface DokuWiki extends RealApp {
   authors(id: string): string[];
   /** The media files of a namespace, by name, with their sizes in bytes. */
   media(namespace: string): Array<{ name: string; bytes: number }>;
+  /** The wiki's media change log, oldest first: which file, by whom. */
+  mediaChanges(): Array<{ id: string; user: string }>;
 }
 
 /** This wiki's configuration folder, for the web server and the command-line tools alike. */
@@ -49,6 +51,25 @@ const PAGES: Record<string, string> = {
   start: '====== Team wiki ======\n\nSee the [[shopping]] list.\n',
 };
 
+/** A picture bob uploaded an hour ago, the file and its entry in the media change log written by the wiki's own code. */
+const BOBS_UPLOAD = { id: 'team:floor-plan.png', user: 'bob', summary: 'Ground floor plan' };
+
+function seedUpload(dir: string, data: string, withConf: string[]): void {
+  const [namespace, name] = BOBS_UPLOAD.id.split(':') as [string, string];
+  mkdirSync(join(data, 'media', namespace), { recursive: true });
+  cpSync(join(data, 'media', 'wiki', 'dokuwiki-128.png'), join(data, 'media', namespace, name));
+  const script = join(dir, 'seed-upload.php');
+  writeFileSync(script, `<?php
+define('DOKU_INC', '${DOKUWIKI}/');
+define('NOSESSION', 1);
+require_once DOKU_INC . 'inc/init.php';
+$_SERVER['REMOTE_USER'] = '${BOBS_UPLOAD.user}';
+$_SERVER['REMOTE_ADDR'] = '127.0.0.1';
+addMediaLogEntry(time() - 3600, '${BOBS_UPLOAD.id}', DOKU_CHANGE_TYPE_CREATE, '${BOBS_UPLOAD.summary}', '', null, filesize(mediaFN('${BOBS_UPLOAD.id}')));
+`);
+  execFileSync('php', [...withConf, script], { stdio: 'pipe', timeout: 60_000 });
+}
+
 export async function startDokuWiki(): Promise<DokuWiki> {
   ensurePackages(['dokuwiki', 'php-cli']);
   const dir = mkdtempSync(join(tmpdir(), 'jawad-dokuwiki-'));
@@ -69,6 +90,7 @@ export async function startDokuWiki(): Promise<DokuWiki> {
   const withConf = ['-d', `auto_prepend_file=${join(dir, 'prepend.php')}`];
   // The search index, as the wiki's own indexer builds it (pages are otherwise indexed as they are viewed).
   execFileSync('php', [...withConf, `${DOKUWIKI}/bin/indexer.php`, '-q'], { stdio: 'pipe', timeout: 60_000 });
+  seedUpload(dir, data, withConf);
   const server = await startPhpServer(DOKUWIKI, join(dir, 'router.php'), '/doku.php?id=start', { PHP_CLI_SERVER_WORKERS: '4' });
   // The package's own wiki (/var/lib/dokuwiki) must never be the one the tests write to.
   const home = await (await fetch(`${server.url}/doku.php?id=start`)).text();
@@ -82,6 +104,7 @@ export async function startDokuWiki(): Promise<DokuWiki> {
     conf: (name) => read(join(conf, name)) ?? '',
     page: (id) => read(join(data, 'pages', `${id.replace(/:/g, '/')}.txt`)),
     media: (namespace) => readdirSync(join(data, 'media', namespace)).map((name) => ({ name, bytes: statSync(join(data, 'media', namespace, name)).size })),
+    mediaChanges: () => (read(join(data, 'meta', '_media.changes')) ?? '').split('\n').filter(Boolean).map((line) => line.split('\t')).map((fields) => ({ id: fields[3] ?? '', user: fields[4] ?? '' })),
     authors: (id) => (read(join(data, 'meta', `${id.replace(/:/g, '/')}.changes`)) ?? '').split('\n').filter(Boolean).map((line) => line.split('\t')[4] ?? ''),
     async stop() {
       await server.stop();
