@@ -154,6 +154,24 @@ for (const browserName of browsersUnderTest()) {
       await expectResponsive(page);
     });
 
+    it('opens a page whose frame never loads, in the tab and in a new one, without waiting out the tool, and says it is still loading', async () => {
+      const { jawad, fixtures } = suite;
+      // Asked for right after the tab loaded its page: the page being left must not count as the new one.
+      await jawad.openTab(`${fixtures.url}/plain.html`);
+      const neverLoads = `${fixtures.url}/bad/never-loads.html`;
+      const opened = await tool(jawad, 'open_url', { url: neverLoads });
+      expect(opened.success, JSON.stringify(opened.error)).toBe(true);
+      expect(opened.data).toMatchObject({ url: neverLoads, title: 'Page with a frame that never loads', stillLoading: true });
+      // What is there can be used.
+      const snapshot = await tool(jawad, 'snapshot');
+      expect((await tool(jawad, 'click', { ref: refOf(snapshot.data, 'pay') })).success).toBe(true);
+
+      const inNewTab = await tool(jawad, 'new_tab', { url: neverLoads });
+      expect(inNewTab.success, JSON.stringify(inNewTab.error)).toBe(true);
+      expect(inNewTab.data).toMatchObject({ url: neverLoads, stillLoading: true });
+      expect((await tool(jawad, 'close_tab', { tabId: inNewTab.data?.id })).success).toBe(true);
+    });
+
     it('acts on a page whose frame never loads without waiting for the page to finish loading', async () => {
       const page = await openLoadingTab(suite.jawad, `${suite.fixtures.url}/bad/never-loads.html`);
       const snapshot = await tool(suite.jawad, 'snapshot');

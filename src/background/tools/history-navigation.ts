@@ -2,19 +2,18 @@ import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
 import { navigationLoaded, watchActionRequests } from './request-watch';
-import { summarise, whenLoaded } from './tabs';
+import { navigateTab } from './navigation-wait';
+import { summariseArrival } from './tabs';
 import { defineTool, type ToolContext } from './tool';
 
-/** Runs a navigation on the current tab and waits for the page it leads to. */
+/** Runs a navigation on the current tab and waits for the page it leads to (navigation-wait.ts). */
 async function navigate(context: ToolContext, go: (tabId: number) => Promise<void>) {
   const tab = await contextTab(context);
   // What the page loads by script as it opens, the tab's next tool call waits for.
   watchActionRequests(tab.id, 0);
-  const loaded = whenLoaded(tab.id!, context.signal);
-  await go(tab.id!);
-  const page = await loaded;
+  const arrival = await navigateTab(tab.id, () => go(tab.id), context.signal);
   navigationLoaded(tab.id);
-  return summarise(page);
+  return summariseArrival(arrival);
 }
 
 export const goBack = defineTool({

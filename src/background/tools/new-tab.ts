@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
-import { summarise, WEB_URL, whenLoaded } from './tabs';
+import { newTabArrival } from './navigation-wait';
+import { summariseArrival, WEB_URL } from './tabs';
 import { defineTool } from './tool';
 
 export const newTab = defineTool({
   name: 'new_tab',
-  description: 'Open a web address (http or https) in a new tab of this window and wait for it to load.',
+  description: 'Open a web address (http or https) in a new tab of this window and wait for it to load (8 s at most: a page still loading then says stillLoading, and what is there can be read).',
   params: z.object({
     url: z.url().check(z.refine((url) => WEB_URL.test(url), 'Only http:// and https:// addresses can be opened')),
     active: z._default(z.boolean(), true),
@@ -14,7 +15,6 @@ export const newTab = defineTool({
   effects: { url: 'url', opensTab: true },
   async run({ url, active }, { windowId, signal }) {
     const tab = await browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) });
-    if (tab.status === 'complete' && tab.url === url) return summarise(tab);
-    return summarise(await whenLoaded(tab.id!, signal));
+    return summariseArrival(await newTabArrival(tab, signal));
   },
 });

@@ -1,60 +1,10 @@
 import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, REF_PATTERN, RUNS_PAGE_HANDLERS, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
-import browser, { type Tabs } from 'webextension-polyfill';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
-import { pause } from './pause';
+import { watchNavigation } from './navigation-wait';
 import { forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
-
-/**
- * How long a navigation the page announced (a link followed, a form submitted) may take to begin:
- * browsers start loading a moment after the click (Firefox visibly later than Chromium). Without
- * this wait the next snapshot could read the page being left.
- */
-const NAVIGATION_START_MS = 1_000;
-const POLL_MS = 25;
-/** How long to wait for the page an action led to before reading it anyway. */
-const NAVIGATION_LOAD_MS = 8_000;
-
-
-/** Re-reads the tab (starting from `from`, when already read) until `done` or the time is up; returns the last state. */
-async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: number, signal: AbortSignal, from?: Tabs.Tab): Promise<Tabs.Tab> {
-  const deadline = Date.now() + ms;
-  let tab = from ?? (await browser.tabs.get(tabId));
-  while (!done(tab) && Date.now() < deadline && !signal.aborted) {
-    await pause(POLL_MS);
-    tab = await browser.tabs.get(tabId);
-  }
-  return tab;
-}
-
-/** Notices a navigation of the tab that starts while an action runs, and waits for it to load. */
-function watchNavigation(tabId: number) {
-  let started = false;
-  const onUpdated = (id: number, change: Tabs.OnUpdatedChangeInfoType) => {
-    if (id === tabId && change.status === 'loading') started = true;
-  };
-  browser.tabs.onUpdated.addListener(onUpdated);
-  // A page that was still loading before the action (a frame that never loads) is no sign of a navigation.
-  const loadingBefore = browser.tabs.get(tabId).then((tab) => tab.status === 'loading', () => false);
-  return {
-    /** The new URL once loaded, or undefined when the action did not navigate. `expected`: the page said one is coming. */
-    async settle(signal: AbortSignal, expected: boolean): Promise<string | undefined> {
-      try {
-        const wasLoading = await loadingBefore;
-        const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading);
-        const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
-        if (!begun(first)) return undefined;
-        // A page that never finishes (a hung frame) must not hold the step: the new page is there.
-        const loaded = await pollTab(tabId, (tab) => tab.status !== 'loading', NAVIGATION_LOAD_MS, signal, first);
-        return loaded.url === undefined ? undefined : clipText(loaded.url, CAPS.url);
-      } finally {
-        browser.tabs.onUpdated.removeListener(onUpdated);
-      }
-    },
-  };
-}
 
 /** Tool parameters that name the element to act on: a snapshot ref, or a CSS selector. */
 export const targetParams = {
@@ -145,7 +95,8 @@ async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: numbe
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
   const announced = !(answer instanceof Error) && answer.navigates === true;
-  const loadedTo = await navigation.settle(context.signal, answerLost || announced);
+  const arrival = await navigation.settle(context.signal, answerLost || announced);
+  const loadedTo = arrival?.tab.url === undefined ? undefined : clipText(arrival.tab.url, CAPS.url);
   // Chromium reports a frame's loading as the tab's: an action that loaded a frame and left the
   // page's address as it was, announcing nothing, kept its page (the frame's load is waited for).
   const framesOnly = !answerLost && !announced && loadedTo === clipText(tab.url, CAPS.url) && onlyFramesLoaded(tab.id);

@@ -2,6 +2,7 @@
 import browser, { type Tabs } from 'webextension-polyfill';
 import { CAPS, clipText, JawadError } from '../../protocol';
 import { queryActiveTab } from '../page-scripts';
+import type { Arrival } from './navigation-wait';
 
 export interface TabSummary {
   id: number;
@@ -29,24 +30,9 @@ export async function targetTab(tabId: number | undefined, windowId: number | un
   return tab;
 }
 
-/** Resolves when the tab has finished loading (or rejects when the signal fires). */
-export function whenLoaded(tabId: number, signal: AbortSignal): Promise<Tabs.Tab> {
-  return new Promise((resolve, reject) => {
-    const done = (tab?: Tabs.Tab) => {
-      browser.tabs.onUpdated.removeListener(onUpdated);
-      signal.removeEventListener('abort', onAbort);
-      if (tab) resolve(tab);
-    };
-    const onUpdated = (id: number, change: Tabs.OnUpdatedChangeInfoType, tab: Tabs.Tab) => {
-      if (id === tabId && change.status === 'complete') done(tab);
-    };
-    const onAbort = () => {
-      done();
-      reject(new JawadError('TIMEOUT', 'The page did not finish loading in time.'));
-    };
-    browser.tabs.onUpdated.addListener(onUpdated);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Where a navigation brought the tab, for the model: a page still loading when the wait ran out says so. */
+export function summariseArrival({ tab, stillLoading }: Arrival): TabSummary & { stillLoading?: true } {
+  return { ...summarise(tab), ...(stillLoading ? { stillLoading: true } : {}) };
 }
 
 /** Page URLs a tool may open: web pages only, never script or browser-internal URLs. */
