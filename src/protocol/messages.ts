@@ -501,6 +501,8 @@ export const ActionOutcome = z.object({
   linkTakenOver: z.optional(z.boolean()),
   /** The page the action led to, once it loaded (a link, a form submission). */
   navigatedTo: z.optional(z.string()),
+  /** That page could not be loaded (the tab shows the browser's error page): why, in words. */
+  navigationFailed: z.optional(z.string()),
   /** Requests (XHR, fetch) the action set off that were still unanswered when it stopped waiting. */
   unansweredRequests: z.optional(z.int()),
   /** The page's own dialog boxes the action raised, and how Jawad answered each. */

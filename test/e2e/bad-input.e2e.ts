@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
+import { freePort } from '../support/ports';
 
 interface Ref {
   ref: string;
@@ -170,6 +171,36 @@ for (const browserName of browsersUnderTest()) {
       expect(inNewTab.success, JSON.stringify(inNewTab.error)).toBe(true);
       expect(inNewTab.data).toMatchObject({ url: neverLoads, stillLoading: true });
       expect((await tool(jawad, 'close_tab', { tabId: inNewTab.data?.id })).success).toBe(true);
+    });
+
+    it('says a page that could not be loaded could not, and why, in the tab and in a new one, and what a read there cannot do', async () => {
+      const { jawad, fixtures } = suite;
+      // A port nothing listens on: the connection is refused.
+      const nowhere = `http://127.0.0.1:${await freePort()}/orders`;
+      // A link there: the click leads to the browser's error page, and says so.
+      const page = await jawad.openTab(`${fixtures.url}/plain.html`);
+      await page.evaluate((href) => document.body.append(Object.assign(document.createElement('a'), { href, textContent: 'Open orders' })), nowhere);
+      const clicked = await tool(jawad, 'click', { ref: (await tool(jawad, 'snapshot')).data?.refs?.find((ref) => ref.name === 'Open orders')?.ref });
+      expect(clicked.success, JSON.stringify(clicked.error)).toBe(true);
+      expect(clicked.data).toMatchObject({ navigatedTo: nowhere, navigationFailed: expect.stringMatching(/^the server refused the connection/) });
+
+      await tool(jawad, 'go_back');
+      const opened = await tool(jawad, 'open_url', { url: nowhere });
+      expect(opened.success).toBe(false);
+      expect(opened.error).toMatchObject({ code: 'EXECUTION_ERROR', details: { url: nowhere, error: expect.stringMatching(/CONNECTION_REFUSED/) } });
+      expect(opened.error?.message).toContain(`${nowhere} could not be loaded: the server refused the connection`);
+      // The browser's error page: not a "protected page" in Chromium, which says which it is.
+      const read = await tool(jawad, 'snapshot');
+      expect(read.error?.code).toBe('PAGE_UNREADABLE');
+      expect(read.error?.message).toContain('error page');
+
+      const inNewTab = await tool(jawad, 'new_tab', { url: nowhere });
+      expect(inNewTab.success).toBe(false);
+      expect(inNewTab.error?.message).toMatch(/could not be loaded: the server refused the connection .* Tab \d+ shows the browser's error page\./);
+      const tabs = (await tool(jawad, 'list_tabs')).data as unknown as Array<{ id: number; url: string }>;
+      const errorTab = tabs.filter((tab) => tab.url === nowhere).at(-1);
+      expect(errorTab).toBeDefined();
+      expect((await tool(jawad, 'close_tab', { tabId: errorTab!.id })).success).toBe(true);
     });
 
     it('acts on a page whose frame never loads without waiting for the page to finish loading', async () => {

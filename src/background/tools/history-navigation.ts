@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
 import { navigationLoaded, watchActionRequests } from './request-watch';
-import { navigateTab } from './navigation-wait';
+import { loadFailed, navigateTab } from './navigation-wait';
 import { summariseArrival } from './tabs';
 import { defineTool, type ToolContext } from './tool';
 
@@ -12,6 +12,7 @@ async function navigate(context: ToolContext, go: (tabId: number) => Promise<voi
   // What the page loads by script as it opens, the tab's next tool call waits for.
   watchActionRequests(tab.id, 0);
   const arrival = await navigateTab(tab.id, () => go(tab.id), context.signal);
+  if (arrival.failed) throw loadFailed(arrival.tab.url ?? 'The page', arrival.failed);
   navigationLoaded(tab.id);
   return summariseArrival(arrival);
 }

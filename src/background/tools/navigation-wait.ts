@@ -7,9 +7,12 @@
  * that finished a moment before) is never taken for the new page's. And a page that never finishes
  * loading (an ad frame whose server never answers, an image that hangs) must not hold the step: after
  * NAVIGATION_LOAD_MS the tab is taken as it stands, said to be still loading; what is there can be
- * read and used (a snapshot leaves a frame that does not answer aside).
+ * read and used (a snapshot leaves a frame that does not answer aside). A page that could not be
+ * loaded at all (no server there, no such name) is told as such, in words: the tab then shows the
+ * browser's own error page, which no extension may read.
  */
-import browser, { type Tabs } from 'webextension-polyfill';
+import browser, { type Tabs, type WebRequest } from 'webextension-polyfill';
+import { JawadError } from '../../protocol';
 import { pause } from './pause';
 
 /**
@@ -26,6 +29,75 @@ const POLL_MS = 25;
 export interface Arrival {
   tab: Tabs.Tab;
   stillLoading: boolean;
+  /** The page could not be loaded: the browser's reason (net::ERR_CONNECTION_REFUSED, NS_ERROR_UNKNOWN_HOST…). */
+  failed?: string;
+}
+
+/** A page that could not be loaded: the browser's reason, and the address it failed at. */
+interface LoadFailure {
+  error: string;
+  url: string;
+}
+
+/** What the browser says of a load that was only stopped (another navigation, a download, the user): no failure. */
+const ABORTED = /^(net::ERR_ABORTED|NS_BINDING_ABORTED)$/;
+
+/**
+ * Follows, from now on, the loads of the page itself (main frame) of one tab, or of any tab when the
+ * tab is not made yet: which are still under way, and why the last one failed. Firefox tells a
+ * failed load after the tab reports the page being left "complete" again, and shows its error page
+ * only then: a load under way means the page being left is not the one arrived at.
+ */
+function watchPageLoads(tabId?: number) {
+  const pending = new Map<number, Set<string>>();
+  const failures = new Map<number, LoadFailure>();
+  const ofTab = (id: number) => pending.get(id) ?? pending.set(id, new Set()).get(id)!;
+  const onStart = (details: WebRequest.OnBeforeRequestDetailsType) => {
+    if (details.frameId === 0) ofTab(details.tabId).add(details.requestId);
+  };
+  const onEnd = (details: WebRequest.OnCompletedDetailsType) => ofTab(details.tabId).delete(details.requestId);
+  const onError = (details: WebRequest.OnErrorOccurredDetailsType) => {
+    ofTab(details.tabId).delete(details.requestId);
+    if (details.frameId === 0 && !ABORTED.test(details.error)) failures.set(details.tabId, { error: details.error, url: details.url });
+  };
+  const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['main_frame'], ...(tabId === undefined ? {} : { tabId }) };
+  browser.webRequest.onBeforeRequest.addListener(onStart, filter);
+  browser.webRequest.onCompleted.addListener(onEnd, filter);
+  browser.webRequest.onErrorOccurred.addListener(onError, filter);
+  return {
+    failure: (id: number) => failures.get(id),
+    underWay: (id: number) => (pending.get(id)?.size ?? 0) > 0,
+    stop() {
+      browser.webRequest.onBeforeRequest.removeListener(onStart);
+      browser.webRequest.onCompleted.removeListener(onEnd);
+      browser.webRequest.onErrorOccurred.removeListener(onError);
+    },
+  };
+}
+
+type PageLoads = ReturnType<typeof watchPageLoads>;
+
+/** Why a page could not be loaded, in words a model can pass on, with the browser's own code. */
+export function describeLoadFailure(code: string): string {
+  const reasons: Array<[RegExp, string]> = [
+    [/CONNECTION_REFUSED/, 'the server refused the connection (nothing answers at that address)'],
+    [/NAME_NOT_RESOLVED|UNKNOWN_HOST/, 'no site has that name (it could not be resolved)'],
+    [/TIMED_OUT|NET_TIMEOUT/, 'the server did not answer in time'],
+    [/INTERNET_DISCONNECTED|OFFLINE/, 'the browser is offline'],
+    [/CERT|SSL|SEC_ERROR/, 'its security certificate is not trusted'],
+    [/REDIRECT/, 'it sends the browser round in a loop of redirects'],
+    [/RESET|CLOSED|INTERRUPT|EMPTY_RESPONSE/, 'the connection broke off before the page came'],
+    [/UNSAFE_PORT|PORT_ACCESS/, 'the browser does not open pages on that port'],
+    [/BLOCKED/, 'the browser or an extension blocked it'],
+  ];
+  const reason = reasons.find(([pattern]) => pattern.test(code))?.[1];
+  return reason ? `${reason} (${code})` : `the browser reports ${code}`;
+}
+
+/** The error a tool answers with when the page it opened could not be loaded. */
+export function loadFailed(url: string, code: string, tabId?: number): JawadError {
+  const where = tabId === undefined ? '' : ` Tab ${tabId} shows the browser's error page.`;
+  return new JawadError('EXECUTION_ERROR', `${url} could not be loaded: ${describeLoadFailure(code)}.${where}`, { url, error: code });
 }
 
 /** Re-reads the tab (starting from `from`, when already read) until `done` or the time is up; returns the last state. */
@@ -41,10 +113,21 @@ async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: numb
 
 const loaded = (tab: Tabs.Tab) => tab.status !== 'loading';
 
-/** The tab once its page has loaded, or as it stands NAVIGATION_LOAD_MS on. */
-async function untilLoaded(tabId: number, signal: AbortSignal, from?: Tabs.Tab, done = loaded): Promise<Arrival> {
-  const tab = await pollTab(tabId, done, NAVIGATION_LOAD_MS, signal, from);
-  return { tab, stillLoading: !done(tab) };
+/**
+ * The tab once its page has loaded (or, when it failed, once the tab shows the browser's error page
+ * at the address that failed), or as it stands NAVIGATION_LOAD_MS on. `left`: the address of the
+ * page being left, which counts as arrived at only once no load of the page is under way.
+ */
+async function untilLoaded(tabId: number, signal: AbortSignal, loads: PageLoads | undefined, left: string | undefined, from?: Tabs.Tab, done = loaded): Promise<Arrival> {
+  const arrived = (tab: Tabs.Tab) => {
+    const failed = loads?.failure(tabId);
+    // The failed request's address has no #fragment; the tab's may.
+    if (failed) return loaded(tab) && tab.url?.split('#')[0] === failed.url;
+    return done(tab) && !(tab.url === left && loads?.underWay(tabId));
+  };
+  const tab = await pollTab(tabId, arrived, NAVIGATION_LOAD_MS, signal, from);
+  const failed = loads?.failure(tabId);
+  return { tab, stillLoading: failed === undefined && !done(tab), ...(failed === undefined ? {} : { failed: failed.error }) };
 }
 
 /** Notices a navigation of the tab that begins from now on (an action, a call), to wait for its page. */
@@ -54,9 +137,13 @@ export function watchNavigation(tabId: number) {
     if (id === tabId && change.status === 'loading') started = true;
   };
   browser.tabs.onUpdated.addListener(onUpdated);
-  const stop = () => browser.tabs.onUpdated.removeListener(onUpdated);
+  const loads = watchPageLoads(tabId);
+  const stop = () => {
+    browser.tabs.onUpdated.removeListener(onUpdated);
+    loads.stop();
+  };
   // A page that was still loading before (a frame that never loads) is no sign of a navigation.
-  const loadingBefore = browser.tabs.get(tabId).then((tab) => tab.status === 'loading', () => false);
+  const before = browser.tabs.get(tabId).then((tab) => ({ loading: tab.status === 'loading', url: tab.url }), () => ({ loading: false, url: undefined }));
   return {
     stop,
     /**
@@ -65,10 +152,10 @@ export function watchNavigation(tabId: number) {
      */
     async settle(signal: AbortSignal, expected: boolean): Promise<Arrival | undefined> {
       try {
-        const wasLoading = await loadingBefore;
-        const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading);
+        const { loading: wasLoading, url: left } = await before;
+        const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;
         const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
-        return begun(first) ? await untilLoaded(tabId, signal, first) : undefined;
+        return begun(first) ? await untilLoaded(tabId, signal, loads, left, first) : undefined;
       } finally {
         stop();
       }
@@ -92,11 +179,18 @@ export async function navigateTab(tabId: number, go: () => Promise<unknown>, sig
   const arrival = await navigation.settle(signal, true);
   if (arrival) return arrival;
   const tab = await browser.tabs.get(tabId);
-  return loaded(tab) ? { tab, stillLoading: false } : untilLoaded(tabId, signal, tab);
+  return loaded(tab) ? { tab, stillLoading: false } : untilLoaded(tabId, signal, undefined, undefined, tab);
 }
 
-/** A tab just created for `url`: where it is once its page has loaded, or NAVIGATION_LOAD_MS on. */
-export function newTabArrival(tab: Tabs.Tab, signal: AbortSignal): Promise<Arrival> {
-  // A new tab holds about:blank before the page asked for begins loading, "complete" in Firefox.
-  return untilLoaded(tab.id!, signal, tab, (current) => loaded(current) && current.url !== 'about:blank');
+/** Opens a tab (`create`) and resolves with where it is once its page has loaded, or NAVIGATION_LOAD_MS on. */
+export async function openTabAndWait(create: () => Promise<Tabs.Tab>, signal: AbortSignal): Promise<Arrival> {
+  // The tab's id is known only once it is made, by when its page may have failed already.
+  const loads = watchPageLoads();
+  try {
+    const tab = await create();
+    // A new tab holds about:blank before the page asked for begins loading, "complete" in Firefox.
+    return await untilLoaded(tab.id!, signal, loads, 'about:blank', tab, (current) => loaded(current) && current.url !== 'about:blank');
+  } finally {
+    loads.stop();
+  }
 }

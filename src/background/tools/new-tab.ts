@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
-import { newTabArrival } from './navigation-wait';
+import { loadFailed, openTabAndWait } from './navigation-wait';
 import { summariseArrival, WEB_URL } from './tabs';
 import { defineTool } from './tool';
 
@@ -14,7 +14,8 @@ export const newTab = defineTool({
   level: 'navigate',
   effects: { url: 'url', opensTab: true },
   async run({ url, active }, { windowId, signal }) {
-    const tab = await browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) });
-    return summariseArrival(await newTabArrival(tab, signal));
+    const arrival = await openTabAndWait(() => browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) }), signal);
+    if (arrival.failed) throw loadFailed(url, arrival.failed, arrival.tab.id);
+    return summariseArrival(arrival);
   },
 });

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
 import { contextTab } from '../page-scripts';
 import { navigationLoaded, watchActionRequests } from './request-watch';
-import { navigateTab } from './navigation-wait';
+import { loadFailed, navigateTab } from './navigation-wait';
 import { summariseArrival, WEB_URL } from './tabs';
 import { defineTool } from './tool';
 
@@ -20,6 +20,7 @@ export const openUrl = defineTool({
     // What the new page loads by script as it opens, the tab's next tool call waits for.
     watchActionRequests(tab.id, 0);
     const arrival = await navigateTab(tab.id, () => browser.tabs.update(tab.id, { url }), signal);
+    if (arrival.failed) throw loadFailed(url, arrival.failed);
     navigationLoaded(tab.id);
     return summariseArrival(arrival);
   },

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, REF_PATTERN, RUNS_PAGE_HANDLERS, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
-import { watchNavigation } from './navigation-wait';
+import { describeLoadFailure, watchNavigation } from './navigation-wait';
 import { forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
@@ -101,12 +101,13 @@ async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: numbe
   // page's address as it was, announcing nothing, kept its page (the frame's load is waited for).
   const framesOnly = !answerLost && !announced && loadedTo === clipText(tab.url, CAPS.url) && onlyFramesLoaded(tab.id);
   const navigatedTo = framesOnly ? undefined : loadedTo;
+  const opened = navigatedTo ? { navigatedTo, ...(arrival?.failed ? { navigationFailed: describeLoadFailure(arrival.failed) } : {}) } : {};
   // A page that unloads at once can drop the agent's answer; the navigation says the action worked.
   if (answer instanceof Error) {
-    if (navigatedTo) return { action, target: target.ref ?? target.selector ?? 'the page', navigatedTo };
+    if (navigatedTo) return { action, target: target.ref ?? target.selector ?? 'the page', ...opened };
     return rethrow(answer, context);
   }
-  return navigatedTo ? { ...answer, navigatedTo } : answer;
+  return { ...answer, ...opened };
 }
 
 function rethrow(error: unknown, context: ToolContext): never {

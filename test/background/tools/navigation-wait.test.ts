@@ -4,21 +4,35 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const browser = vi.hoisted(() => {
   type Tab = { id: number; url: string; title: string; status: 'loading' | 'complete' };
   const listeners = new Set<(id: number, change: { status?: string }, tab: Tab) => void>();
+  type RequestDetails = { tabId: number; frameId: number; requestId?: string; error?: string; url?: string };
+  type Listener = (details: RequestDetails) => void;
+  const requestListeners = { onBeforeRequest: new Map<Listener, { tabId?: number }>(), onCompleted: new Map<Listener, { tabId?: number }>(), onErrorOccurred: new Map<Listener, { tabId?: number }>() };
   const state = { tab: { id: 7, url: 'https://shop.example/cart', title: 'Cart', status: 'complete' } as Tab };
   const tabs = {
     get: vi.fn(async () => ({ ...state.tab })),
     onUpdated: { addListener: (listener: never) => listeners.add(listener), removeListener: (listener: never) => listeners.delete(listener) },
   };
+  const event = (listeners: Map<Listener, { tabId?: number }>) => ({
+    addListener: (listener: Listener, filter: { tabId?: number }) => listeners.set(listener, filter),
+    removeListener: (listener: Listener) => listeners.delete(listener),
+  });
+  const webRequest = { onBeforeRequest: event(requestListeners.onBeforeRequest), onCompleted: event(requestListeners.onCompleted), onErrorOccurred: event(requestListeners.onErrorOccurred) };
   /** The tab changes: listeners hear the new status, as the browser tells them. */
   const change = (tab: Partial<Tab>) => {
     state.tab = { ...state.tab, ...tab };
     for (const listener of listeners) listener(state.tab.id, tab.status ? { status: tab.status } : {}, state.tab);
   };
-  return { tabs, state, change, listeners };
+  /** webRequest tells of a request of a tab (to the listeners whose filter takes the tab). */
+  const request = (kind: keyof typeof requestListeners, details: RequestDetails) => {
+    for (const [listener, filter] of requestListeners[kind]) if (filter.tabId === undefined || filter.tabId === details.tabId) listener({ url: state.tab.url, requestId: 'r1', ...details });
+  };
+  const fail = (details: RequestDetails) => request('onErrorOccurred', details);
+  const listening = () => listeners.size + Object.values(requestListeners).reduce((sum, map) => sum + map.size, 0);
+  return { tabs, webRequest, state, change, request, fail, listening };
 });
-vi.mock('webextension-polyfill', () => ({ default: { tabs: browser.tabs } }));
+vi.mock('webextension-polyfill', () => ({ default: { tabs: browser.tabs, webRequest: browser.webRequest } }));
 
-import { navigateTab, newTabArrival } from '../../../src/background/tools/navigation-wait';
+import { describeLoadFailure, navigateTab, openTabAndWait } from '../../../src/background/tools/navigation-wait';
 
 const signal = new AbortController().signal;
 
@@ -40,7 +54,53 @@ describe('waiting for the page a navigation opens', () => {
     browser.change({ status: 'complete', url: 'https://shop.example/orders', title: 'Orders' });
     await vi.advanceTimersByTimeAsync(100);
     await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/orders', title: 'Orders' }), stillLoading: false });
-    expect(browser.listeners.size).toBe(0);
+    expect(browser.listening()).toBe(0);
+  });
+
+  it('says why a page could not be loaded, and takes a load only stopped (another navigation, a download) for none', async () => {
+    const refused = navigateTab(7, async () => {
+      browser.fail({ tabId: 8, frameId: 0, error: 'net::ERR_NAME_NOT_RESOLVED', url: 'http://127.0.0.1:9/' });
+      browser.fail({ tabId: 7, frameId: 3, error: 'net::ERR_NAME_NOT_RESOLVED', url: 'http://127.0.0.1:9/' });
+      browser.fail({ tabId: 7, frameId: 0, error: 'net::ERR_CONNECTION_REFUSED', url: 'http://127.0.0.1:9/' });
+    }, signal);
+    // The tab still shows the page left, "complete": answered only once the browser's error page is
+    // there, so the next read is not of the page left.
+    await vi.advanceTimersByTimeAsync(200);
+    let settled = false;
+    void refused.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    browser.change({ status: 'complete', url: 'http://127.0.0.1:9/', title: '127.0.0.1' });
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(refused).resolves.toMatchObject({ tab: { title: '127.0.0.1' }, failed: 'net::ERR_CONNECTION_REFUSED', stillLoading: false });
+
+    browser.state.tab = { id: 7, url: 'https://shop.example/cart', title: 'Cart', status: 'complete' };
+    const stopped = navigateTab(7, async () => {
+      browser.change({ status: 'loading' });
+      browser.fail({ tabId: 7, frameId: 0, error: 'NS_BINDING_ABORTED' });
+    }, signal);
+    await vi.advanceTimersByTimeAsync(100);
+    browser.change({ status: 'complete', url: 'https://shop.example/orders' });
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(stopped).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/orders' }), stillLoading: false });
+    expect(browser.listening()).toBe(0);
+  });
+
+  it('waits past the page being left shown "complete" again while its failed load is still to be told (Firefox)', async () => {
+    const failing = navigateTab(7, async () => {
+      browser.request('onBeforeRequest', { tabId: 7, frameId: 0, url: 'http://127.0.0.1:9/' });
+      browser.change({ status: 'loading' });
+    }, signal);
+    await vi.advanceTimersByTimeAsync(100);
+    browser.change({ status: 'complete' });
+    await vi.advanceTimersByTimeAsync(100);
+    browser.fail({ tabId: 7, frameId: 0, error: 'NS_ERROR_CONNECTION_REFUSED', url: 'http://127.0.0.1:9/' });
+    await vi.advanceTimersByTimeAsync(100);
+    browser.change({ status: 'loading', url: 'http://127.0.0.1:9/' });
+    await vi.advanceTimersByTimeAsync(100);
+    browser.change({ status: 'complete', title: 'Problem loading page' });
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(failing).resolves.toMatchObject({ tab: { url: 'http://127.0.0.1:9/', title: 'Problem loading page' }, failed: 'NS_ERROR_CONNECTION_REFUSED' });
   });
 
   it('takes a page that never finishes loading as it stands after 8 s, said to be still loading', async () => {
@@ -62,17 +122,39 @@ describe('waiting for the page a navigation opens', () => {
 
   it('stops listening when the navigation cannot be made', async () => {
     await expect(navigateTab(7, async () => Promise.reject(new Error('No previous page')), signal)).rejects.toThrow('No previous page');
-    expect(browser.listeners.size).toBe(0);
+    expect(browser.listening()).toBe(0);
   });
 
   it('waits in a new tab past the blank page it holds before the address asked for begins loading', async () => {
     browser.state.tab = { id: 7, url: 'about:blank', title: '', status: 'complete' };
-    const arrival = newTabArrival({ ...browser.state.tab, index: 0, highlighted: true, active: true, pinned: false, incognito: false }, signal);
+    const arrival = openTabAndWait(async () => ({ ...browser.state.tab, index: 0, highlighted: true, active: true, pinned: false, incognito: false }), signal);
     await vi.advanceTimersByTimeAsync(100);
     browser.change({ status: 'loading', url: 'https://news.example/' });
     await vi.advanceTimersByTimeAsync(100);
     browser.change({ status: 'complete', title: 'News' });
     await vi.advanceTimersByTimeAsync(50);
     await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://news.example/', title: 'News' }), stillLoading: false });
+  });
+
+  it('hears a new tab’s page fail even before the tab is made known', async () => {
+    const arrival = openTabAndWait(async () => {
+      browser.state.tab = { id: 9, url: 'https://nowhere.example/', title: '', status: 'complete' };
+      browser.fail({ tabId: 9, frameId: 0, error: 'NS_ERROR_UNKNOWN_HOST' });
+      return { ...browser.state.tab, index: 0, highlighted: true, active: true, pinned: false, incognito: false };
+    }, signal);
+    await expect(arrival).resolves.toMatchObject({ failed: 'NS_ERROR_UNKNOWN_HOST' });
+    expect(browser.listening()).toBe(0);
+  });
+});
+
+describe('describeLoadFailure', () => {
+  it('tells the common reasons in words, in both browsers’ codes, keeping the code', () => {
+    expect(describeLoadFailure('net::ERR_CONNECTION_REFUSED')).toBe('the server refused the connection (nothing answers at that address) (net::ERR_CONNECTION_REFUSED)');
+    expect(describeLoadFailure('NS_ERROR_CONNECTION_REFUSED')).toMatch(/^the server refused the connection/);
+    expect(describeLoadFailure('net::ERR_NAME_NOT_RESOLVED')).toMatch(/^no site has that name/);
+    expect(describeLoadFailure('NS_ERROR_UNKNOWN_HOST')).toMatch(/^no site has that name/);
+    expect(describeLoadFailure('NS_ERROR_NET_TIMEOUT')).toMatch(/^the server did not answer in time/);
+    expect(describeLoadFailure('net::ERR_CERT_AUTHORITY_INVALID')).toMatch(/certificate is not trusted/);
+    expect(describeLoadFailure('net::ERR_SOMETHING_NEW')).toBe('the browser reports net::ERR_SOMETHING_NEW');
   });
 });
