@@ -4,7 +4,7 @@
  * (`page.ariaSnapshot({ mode: 'ai' })`, what Playwright MCP gives agents) and every action is done
  * by Playwright on its `aria-ref` locators — a minimal Playwright-MCP-style loop in Node.
  */
-import type { Dialog, Locator, Page, Request } from 'playwright-core';
+import type { Dialog, Frame, Locator, Page, Request } from 'playwright-core';
 import { DEFAULT_WAIT_SECONDS, dialogNotes, waitNote, type PageDialog } from '../../src/protocol';
 import type { RecordedRequest, Reply, Responder } from '../../test/support/provider-server';
 
@@ -59,8 +59,11 @@ const AFTER_ANSWERS_MS = 500;
 async function withRequests<T>(page: Page, action: () => Promise<T>): Promise<T> {
   const pending = new Set<Request>();
   let seen = false;
+  let navigationAsked = false;
+  let navigated = false;
   let idle: () => void = () => undefined;
   const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigationAsked = true;
     if (request.resourceType() !== 'fetch' && request.resourceType() !== 'xhr') return;
     pending.add(request);
     seen = true;
@@ -68,11 +71,18 @@ async function withRequests<T>(page: Page, action: () => Promise<T>): Promise<T>
   const onDone = (request: Request) => {
     if (pending.delete(request) && pending.size === 0) idle();
   };
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) navigated = true;
+  };
   page.on('request', onRequest);
   page.on('requestfinished', onDone);
   page.on('requestfailed', onDone);
+  page.on('framenavigated', onNavigated);
   try {
     const result = await action();
+    // A page the action opens by script (a dropdown that sends its form) is waited for until it is
+    // there, as Playwright MCP's tools wait for the navigation an action started (framenavigated).
+    if (navigationAsked && !navigated) await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: ACTION_TIMEOUT_MS }).catch(() => undefined);
     if (pending.size > 0) {
       await new Promise<void>((done) => {
         idle = done;
@@ -85,6 +95,7 @@ async function withRequests<T>(page: Page, action: () => Promise<T>): Promise<T>
     page.off('request', onRequest);
     page.off('requestfinished', onDone);
     page.off('requestfailed', onDone);
+    page.off('framenavigated', onNavigated);
   }
 }
 
@@ -153,7 +164,8 @@ async function runTool(page: Page, call: Call): Promise<string> {
     case 'select_option':
       await withRequests(page, () => target().selectOption({ label: args.option ?? '' }, { timeout: ACTION_TIMEOUT_MS }));
       await settle(page);
-      return `Selected ${args.option}`;
+      // Like Playwright MCP's tools, which give the page's address after every action.
+      return `Selected ${args.option}; now at ${page.url()}`;
     case 'check':
       await target().check({ timeout: ACTION_TIMEOUT_MS });
       return `Checked ${args.ref}`;

@@ -226,7 +226,7 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
         // The list shows page changes; its dropdown loads the list of another kind as soon as one is chosen (no button).
         (ctx) => ({ tool: 'select_option', args: { ref: ctx.findRef('combobox', /changes/i), option: 'Media files' } }),
         // The choice's result says which page it opened; a model that is not told reads a page about to go.
-        (ctx) => (/"navigatedTo":"[^"]*show_changes=mediafiles/.test(ctx.lastResult?.content ?? '') ? { tool: 'snapshot' } : `The list did not change: ${ctx.lastResult?.content ?? 'no result'}`),
+        (ctx) => (/show_changes=mediafiles/.test(ctx.lastResult?.content ?? '') ? { tool: 'snapshot' } : `The list did not change: ${ctx.lastResult?.content ?? 'no result'}`),
       ], {
         // The answer names the picture and the user on the list's line that links a picture.
         final: (ctx) => {
