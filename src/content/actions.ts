@@ -120,7 +120,6 @@ async function press(resolved: Resolved, keys: string): Promise<ActionOutcome> {
   const pressed = accepted && (!producesCharacter || target.dispatchEvent(keyboardEvent('keypress', key, modifiers)));
   const effect = pressed ? keyEffect(target, key, modifiers) : undefined;
   target.dispatchEvent(keyboardEvent('keyup', key, modifiers));
-  await afterFrameworks();
   return { action: 'press', target: resolved.label, result: { key: keys, defaultPrevented: !accepted, ...(effect ? { effect } : {}) } };
 }
 
@@ -295,7 +294,6 @@ async function click({ resolved: { element, label }, refs, pointer }: ActCall): 
   refs.noteClicked(element);
   pointer.follow(target);
   const accepted = pointerSequence(target);
-  await afterFrameworks();
   return { action: 'click', target: label, ...(!accepted && leadsAway(target) ? { linkTakenOver: true } : {}) };
 }
 
@@ -356,7 +354,8 @@ async function perform(action: Action, target: Target, value: string | undefined
     answers.done();
     throw error;
   }
-  // A form sent by script (form.submit()) starts leaving in a task of its own, after the handler's.
+  // The page's handlers get a task to react in (a framework re-renders; a form sent by script,
+  // form.submit(), starts leaving in a task of its own), unless the document is leaving already.
   if (!leaving.seen()) await afterFrameworks();
   const navigates = leaving.end();
   // Still answered after this, until the background says what the action set off has come (ACTION_DONE).
