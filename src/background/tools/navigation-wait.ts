@@ -49,15 +49,15 @@ const ABORTED = /^(net::ERR_ABORTED|NS_BINDING_ABORTED)$/;
  * only then: a load under way means the page being left is not the one arrived at.
  */
 function watchPageLoads(tabId?: number) {
-  const pending = new Map<number, Set<string>>();
+  /** The loads under way: request id → tab. */
+  const pending = new Map<string, number>();
   const failures = new Map<number, LoadFailure>();
-  const ofTab = (id: number) => pending.get(id) ?? pending.set(id, new Set()).get(id)!;
   const onStart = (details: WebRequest.OnBeforeRequestDetailsType) => {
-    if (details.frameId === 0) ofTab(details.tabId).add(details.requestId);
+    if (details.frameId === 0) pending.set(details.requestId, details.tabId);
   };
-  const onEnd = (details: WebRequest.OnCompletedDetailsType) => ofTab(details.tabId).delete(details.requestId);
+  const onEnd = (details: WebRequest.OnCompletedDetailsType) => pending.delete(details.requestId);
   const onError = (details: WebRequest.OnErrorOccurredDetailsType) => {
-    ofTab(details.tabId).delete(details.requestId);
+    pending.delete(details.requestId);
     if (details.frameId === 0 && !ABORTED.test(details.error)) failures.set(details.tabId, { error: details.error, url: details.url });
   };
   const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['main_frame'], ...(tabId === undefined ? {} : { tabId }) };
@@ -66,7 +66,7 @@ function watchPageLoads(tabId?: number) {
   browser.webRequest.onErrorOccurred.addListener(onError, filter);
   return {
     failure: (id: number) => failures.get(id),
-    underWay: (id: number) => (pending.get(id)?.size ?? 0) > 0,
+    underWay: (id: number) => [...pending.values()].includes(id),
     stop() {
       browser.webRequest.onBeforeRequest.removeListener(onStart);
       browser.webRequest.onCompleted.removeListener(onEnd);
