@@ -19,6 +19,9 @@ const VENDOR: Record<string, string> = {
   '/vendor/codemirror.js': '/usr/share/javascript/codemirror/lib/codemirror.js',
   '/vendor/codemirror.css': '/usr/share/javascript/codemirror/lib/codemirror.css',
   '/vendor/codemirror-sql.js': '/usr/share/javascript/codemirror/mode/sql/sql.js',
+  // Workbox, the service-worker library most offline sites are built with: its loader and the modules it loads.
+  '/vendor/workbox/workbox-sw.js': join(MODULES, 'workbox-sw/build/workbox-sw.js'),
+  ...Object.fromEntries(['core', 'routing', 'strategies'].map((name) => [`/vendor/workbox/workbox-${name}.prod.js`, join(MODULES, `workbox-${name}/build/workbox-${name}.prod.js`)])),
 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json' };
 

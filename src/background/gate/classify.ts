@@ -7,7 +7,7 @@
  */
 import type { PermissionLevel, StepTarget, TargetDescription } from '../../protocol';
 import { isSecretTarget } from '../../protocol/secret-fields';
-import { isCriticalAction, siteOf } from '../harbor';
+import { isCriticalAction, originOf, siteOf } from '../harbor';
 import type { ToolEffects } from '../tools/tool';
 import type { StepFacts } from './guard';
 
@@ -63,16 +63,6 @@ function unknownEffect(effects: ToolEffects, params: Record<string, unknown>): {
   const typed = effects.typesKeys && effects.text ? asString(params[effects.text]) ?? '' : '';
   if (/[\r\n]/.test(typed)) return { activates: true, submits: true, because: 'The text holds a line break, which may submit a form; Jawad could not tell.' };
   return { activates: Boolean(effects.activates || effects.toggles), submits: false };
-}
-
-/** Scheme, host and port: where data would go. */
-export function originOf(url: string): string {
-  try {
-    const { origin } = new URL(url);
-    return origin === 'null' ? '' : origin;
-  } catch {
-    return '';
-  }
 }
 
 function urlStep(input: StepInput, param: string): StepClass {

@@ -23,12 +23,12 @@ import {
   type TargetDescription,
 } from '../../protocol';
 import { JawadError } from '../../protocol/errors';
-import { checkPermission, isGrantable, siteOf, type HarborPolicy } from '../harbor';
+import { checkPermission, isGrantable, originOf, siteOf, type HarborPolicy } from '../harbor';
 import type { ToolOutcome, ToolRegistry } from '../tools/registry';
 import type { TaskTab } from '../page-scripts';
 import { deniedForModel, resultForModel, resultText, summarise } from '../agent/tool-results';
 import { LoopDetector } from '../agent/loop-detector';
-import { classifyStep, originOf, type StepClass } from './classify';
+import { classifyStep, type StepClass } from './classify';
 import { guardStep, PageDataLedger, TaskScope, type ApprovedSite } from './guard';
 import type { PermissionBroker } from './permission-broker';
 

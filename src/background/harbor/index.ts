@@ -1,3 +1,3 @@
 export { isCriticalAction } from './critical';
 export { checkPermission, DEFAULT_POLICY, isGrantable, updateHarborPolicyForDecision, type HarborPolicy } from './policy';
-export { sameSite, siteOf } from './site';
+export { originOf, sameSite, siteOf } from './site';

@@ -29,6 +29,16 @@ export function sameSite(a: string, b: string): boolean {
   return a !== '' && a === b;
 }
 
+/** Scheme, host and port: where data would go, and whose service worker serves a page. '' for an address with no origin. */
+export function originOf(url: string): string {
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? '' : origin;
+  } catch {
+    return '';
+  }
+}
+
 /** The URL, when it is an http(s) address with a host; else undefined. */
 export function parseWebUrl(url: string): URL | undefined {
   try {

@@ -10,10 +10,10 @@ import { defineTool, type ToolContext } from './tool';
 async function navigate(context: ToolContext, go: (tabId: number) => Promise<void>) {
   const tab = await contextTab(context);
   // What the page loads by script as it opens, the tab's next tool call waits for.
-  watchActionRequests(tab.id, 0);
+  watchActionRequests(tab.id, 0, tab.url);
   const arrival = await navigateTab(tab.id, () => go(tab.id), context.signal);
   if (arrival.failed) throw loadFailed(arrival.tab.url ?? 'The page', arrival.failed);
-  navigationLoaded(tab.id);
+  navigationLoaded(tab.id, arrival.tab.url);
   return summariseArrival(arrival);
 }
 

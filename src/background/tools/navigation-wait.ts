@@ -14,6 +14,7 @@
 import browser, { type Tabs, type WebRequest } from 'webextension-polyfill';
 import { JawadError } from '../../protocol';
 import { pause } from './pause';
+import { handedToServiceWorker } from './service-worker';
 
 /**
  * How long a navigation may take to begin: browsers start loading a moment after the click or the
@@ -56,6 +57,8 @@ function watchPageLoads(tabId?: number) {
     if (details.frameId === 0) pending.set(details.requestId, details.tabId);
   };
   const onEnd = (details: WebRequest.OnCompletedDetailsType) => pending.delete(details.requestId);
+  // A load the page's service worker answers is never reported to end (Firefox); one it lets through begins again.
+  const onRedirect = (details: WebRequest.OnBeforeRedirectDetailsType) => handedToServiceWorker(details) && pending.delete(details.requestId);
   const onError = (details: WebRequest.OnErrorOccurredDetailsType) => {
     pending.delete(details.requestId);
     if (details.frameId === 0 && !ABORTED.test(details.error)) failures.set(details.tabId, { error: details.error, url: details.url });
@@ -64,6 +67,7 @@ function watchPageLoads(tabId?: number) {
   browser.webRequest.onBeforeRequest.addListener(onStart, filter);
   browser.webRequest.onCompleted.addListener(onEnd, filter);
   browser.webRequest.onErrorOccurred.addListener(onError, filter);
+  browser.webRequest.onBeforeRedirect.addListener(onRedirect, filter);
   return {
     failure: (id: number) => failures.get(id),
     underWay: (id: number) => [...pending.values()].includes(id),
@@ -71,6 +75,7 @@ function watchPageLoads(tabId?: number) {
       browser.webRequest.onBeforeRequest.removeListener(onStart);
       browser.webRequest.onCompleted.removeListener(onEnd);
       browser.webRequest.onErrorOccurred.removeListener(onError);
+      browser.webRequest.onBeforeRedirect.removeListener(onRedirect);
     },
   };
 }

@@ -18,10 +18,10 @@ export const openUrl = defineTool({
     const { signal } = context;
     const tab = await contextTab(context);
     // What the new page loads by script as it opens, the tab's next tool call waits for.
-    watchActionRequests(tab.id, 0);
+    watchActionRequests(tab.id, 0, tab.url);
     const arrival = await navigateTab(tab.id, () => browser.tabs.update(tab.id, { url }), signal);
     if (arrival.failed) throw loadFailed(url, arrival.failed);
-    navigationLoaded(tab.id);
+    navigationLoaded(tab.id, arrival.tab.url);
     return summariseArrival(arrival);
   },
 });

@@ -54,7 +54,7 @@ export async function runPageAction(context: ToolContext, action: Action, target
     const read = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
     return withDialogs(read, [], lateDialogs);
   }
-  watchActionRequests(tab.id, frameId);
+  watchActionRequests(tab.id, frameId, tab.url);
   if (RUNS_PAGE_HANDLERS.has(action)) await answersDialogs(tab, frameId);
   let answer: ActionOutcome;
   try {
@@ -65,7 +65,7 @@ export async function runPageAction(context: ToolContext, action: Action, target
     throw error;
   }
   const { linkTakenOver: tookLink, ...outcome } = answer;
-  if (outcome.navigatedTo) navigationLoaded(tab.id);
+  if (outcome.navigatedTo) navigationLoaded(tab.id, outcome.navigatedTo);
   if (tookLink) linkTakenOver(tab.id);
   // Followed through a navigation too: the requests a new page sends as it opens (phpMyAdmin
   // builds its navigation tree by script) are part of what the click led to, and an app that

@@ -3,7 +3,8 @@
  * them to be answered and for the page to show the answer — as a person waits out "Loading…"
  * before reading on. A frame the action sends to another page (a form a click loads into a panel,
  * by a link's target or by script) is waited for too, until that page has loaded. Requests that
- * began before the action (a long poll, a stream) are not waited for.
+ * began before the action (a long poll, a stream) are not waited for. On a page a service worker
+ * controls, the worker's own requests stand in for the page's it takes (service-worker.ts).
  *
  * The action waits for the requests the browser has reported by the time the page answered it
  * (Chromium reports them first). Firefox reports a request a few milliseconds after the page's
@@ -24,6 +25,8 @@ import { noteDialogs } from './dialog-aftermath';
 import { pause } from './pause';
 import { PendingRequests } from './pending-requests';
 import { ReportLag } from './report-lag';
+import { handedToServiceWorker, serviceWorkerOrigin } from './service-worker';
+import { originOf } from '../harbor/site';
 
 /** The longest one wait for an action's requests and their effect lasts; then the page is read as it stands. */
 const REQUESTS_MS = 5_000;
@@ -68,6 +71,8 @@ interface ActionRequests {
   scriptMayStartUntil: number;
   /** The frame that acted: asked to hold still once the answers came. */
   frameId: number;
+  /** The origin of the tab's page: its service worker's requests are the action's too ('' for none). */
+  origin: string;
   started(details: RequestDetails): void;
   /** `answered`: it completed (else it failed or was cancelled). */
   ended(details: RequestDetails, answered: boolean): void;
@@ -82,8 +87,21 @@ const noteReportLag = (observed: number) => reportLag.note(observed, Date.now())
 /** Each tab's last action's watch, until the tab's next tool call waits it out. */
 const watches = new Map<number, ActionRequests>();
 
-/** `frameId`: the frame that asked; for a frame's own page (`sub_frame`), the frame it loads into. */
-type RequestDetails = { requestId: string; tabId: number; url: string; frameId: number; type: string; timeStamp: number };
+/**
+ * `frameId`: the frame that asked; for a frame's own page (`sub_frame`), the frame it loads into.
+ * `tabId` -1: a service worker's request, from `initiator` (Chromium) or `originUrl` (Firefox).
+ */
+type RequestDetails = { requestId: string; tabId: number; url: string; frameId: number; type: string; timeStamp: number; initiator?: string; originUrl?: string };
+
+/**
+ * The watches a request belongs to: its tab's, or for a service worker's fetch (the worker's
+ * navigations stand for no frame of a tab), those of pages of its origin.
+ */
+function watchesOf(details: RequestDetails): ActionRequests[] {
+  const origin = serviceWorkerOrigin(details);
+  if (origin === '') return [watches.get(details.tabId)].filter((watch) => watch !== undefined);
+  return details.type === 'xmlhttprequest' ? [...watches.values()].filter((watch) => watch.origin === origin) : [];
+}
 
 /**
  * One set of webRequest listeners for every watch, kept while an agent acts and removed once no
@@ -95,9 +113,11 @@ const LISTEN_IDLE_MS = 60_000;
 let listening = false;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-const onStart = (details: RequestDetails) => watches.get(details.tabId)?.started(details);
-const onAnswer = (details: RequestDetails) => watches.get(details.tabId)?.ended(details, true);
-const onFail = (details: RequestDetails) => watches.get(details.tabId)?.ended(details, false);
+const onStart = (details: RequestDetails) => watchesOf(details).forEach((watch) => watch.started(details));
+const onAnswer = (details: RequestDetails) => watchesOf(details).forEach((watch) => watch.ended(details, true));
+const onFail = (details: RequestDetails) => watchesOf(details).forEach((watch) => watch.ended(details, false));
+// Taken by the page's service worker: the worker's own request, if it makes one, is followed instead.
+const onRedirect = (details: RequestDetails & { redirectUrl?: string; statusCode?: number }) => handedToServiceWorker(details) && onFail(details);
 
 function listen(): void {
   clearTimeout(idleTimer);
@@ -106,6 +126,7 @@ function listen(): void {
   browser.webRequest.onBeforeRequest.addListener(onStart, filter);
   browser.webRequest.onCompleted.addListener(onAnswer, filter);
   browser.webRequest.onErrorOccurred.addListener(onFail, filter);
+  browser.webRequest.onBeforeRedirect.addListener(onRedirect, filter);
   listening = true;
 }
 
@@ -117,12 +138,13 @@ function stopListeningWhenIdle(): void {
     browser.webRequest.onBeforeRequest.removeListener(onStart);
     browser.webRequest.onCompleted.removeListener(onAnswer);
     browser.webRequest.onErrorOccurred.removeListener(onFail);
+    browser.webRequest.onBeforeRedirect.removeListener(onRedirect);
     listening = false;
   }, LISTEN_IDLE_MS);
 }
 
-/** Starts following the requests an action on this tab sets off. */
-export function watchActionRequests(tabId: number, frameId: number): void {
+/** Starts following the requests an action on this tab (showing `pageUrl`) sets off. */
+export function watchActionRequests(tabId: number, frameId: number, pageUrl: string | undefined): void {
   watches.get(tabId)?.stop();
   const requests = new PendingRequests();
   const received: ActionRequests['received'] = [];
@@ -139,12 +161,14 @@ export function watchActionRequests(tabId: number, frameId: number): void {
     openedAt: 0,
     scriptMayStartUntil: 0,
     frameId,
+    origin: originOf(pageUrl ?? ''),
     started(details) {
       // The tab's own next page is followed by the action (page-action.ts), not waited for here.
       if (details.type === 'main_frame') return void (watch.loadsStarted.page = true);
       noteReportLag(Date.now() - details.timeStamp);
       // A frame's page is not in its parent's resource timeline when a link's target sent it there.
-      if (details.type === 'xmlhttprequest' && details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, { url: details.url, reportedAt: Date.now() });
+      // A worker's request (Firefox gives it frame 0) need not be for an address the page asked for.
+      if (details.tabId !== -1 && details.type === 'xmlhttprequest' && details.frameId === frameId && details.url.length <= CAPS.url) asked.set(details.requestId, { url: details.url, reportedAt: Date.now() });
       requests.started(details.requestId);
       if (details.type === 'sub_frame') watch.loadsStarted.frame = true;
     },
@@ -167,13 +191,15 @@ export function watchActionRequests(tabId: number, frameId: number): void {
 }
 
 /**
- * The navigation the watch follows has loaded: from now on a request it started that Firefox has
- * yet to report is given as long as reports lately took, as after a click's answer, and the new
- * page's script OPENING_MS to start its own.
+ * The navigation the watch follows has loaded `pageUrl`: from now on a request it started that
+ * Firefox has yet to report is given as long as reports lately took, as after a click's answer,
+ * and the new page's script OPENING_MS to start its own; its service worker's requests count.
  */
-export function navigationLoaded(tabId: number): void {
+export function navigationLoaded(tabId: number, pageUrl: string | undefined): void {
   const watch = watches.get(tabId);
-  if (watch) watch.answeredAt = watch.openedAt = Date.now();
+  if (!watch) return;
+  watch.answeredAt = watch.openedAt = Date.now();
+  watch.origin = originOf(pageUrl ?? '');
 }
 
 /** Whether, since the tab's last action began, a frame of it began loading another page and the tab itself did not. */

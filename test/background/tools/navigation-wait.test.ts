@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const browser = vi.hoisted(() => {
   type Tab = { id: number; url: string; title: string; status: 'loading' | 'complete' };
   const listeners = new Set<(id: number, change: { status?: string }, tab: Tab) => void>();
-  type RequestDetails = { tabId: number; frameId: number; requestId?: string; error?: string; url?: string };
+  type RequestDetails = { tabId: number; frameId: number; requestId?: string; error?: string; url?: string; redirectUrl?: string; statusCode?: number };
   type Listener = (details: RequestDetails) => void;
-  const requestListeners = { onBeforeRequest: new Map<Listener, { tabId?: number }>(), onCompleted: new Map<Listener, { tabId?: number }>(), onErrorOccurred: new Map<Listener, { tabId?: number }>() };
+  const requestListeners = { onBeforeRequest: new Map<Listener, { tabId?: number }>(), onCompleted: new Map<Listener, { tabId?: number }>(), onErrorOccurred: new Map<Listener, { tabId?: number }>(), onBeforeRedirect: new Map<Listener, { tabId?: number }>() };
   const state = { tab: { id: 7, url: 'https://shop.example/cart', title: 'Cart', status: 'complete' } as Tab };
   const tabs = {
     get: vi.fn(async () => ({ ...state.tab })),
@@ -16,7 +16,7 @@ const browser = vi.hoisted(() => {
     addListener: (listener: Listener, filter: { tabId?: number }) => listeners.set(listener, filter),
     removeListener: (listener: Listener) => listeners.delete(listener),
   });
-  const webRequest = { onBeforeRequest: event(requestListeners.onBeforeRequest), onCompleted: event(requestListeners.onCompleted), onErrorOccurred: event(requestListeners.onErrorOccurred) };
+  const webRequest = { onBeforeRequest: event(requestListeners.onBeforeRequest), onCompleted: event(requestListeners.onCompleted), onErrorOccurred: event(requestListeners.onErrorOccurred), onBeforeRedirect: event(requestListeners.onBeforeRedirect) };
   /** The tab changes: listeners hear the new status, as the browser tells them. */
   const change = (tab: Partial<Tab>) => {
     state.tab = { ...state.tab, ...tab };
@@ -101,6 +101,43 @@ describe('waiting for the page a navigation opens', () => {
     browser.change({ status: 'complete', title: 'Problem loading page' });
     await vi.advanceTimersByTimeAsync(50);
     await expect(failing).resolves.toMatchObject({ tab: { url: 'http://127.0.0.1:9/', title: 'Problem loading page' }, failed: 'NS_ERROR_CONNECTION_REFUSED' });
+  });
+
+  it('takes a reload its service worker answers as loaded once the tab is, though the load is never told to end (Firefox)', async () => {
+    const cart = 'https://shop.example/cart';
+    const reloaded = navigateTab(7, async () => {
+      browser.request('onBeforeRequest', { tabId: 7, frameId: 0, url: cart });
+      browser.change({ status: 'loading' });
+      // Handed to the worker: a redirect to its own address, with no status; no end is told after.
+      browser.request('onBeforeRedirect', { tabId: 7, frameId: 0, url: cart, redirectUrl: cart, statusCode: 0 });
+    }, signal);
+    await vi.advanceTimersByTimeAsync(100);
+    browser.change({ status: 'complete', title: 'Cart (2)' });
+    await vi.advanceTimersByTimeAsync(50);
+    let settled = false;
+    void reloaded.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+    await expect(reloaded).resolves.toEqual({ tab: expect.objectContaining({ url: cart, title: 'Cart (2)' }), stillLoading: false });
+
+    // A real redirect to the same page (a 302 that set a cookie) goes on as the same load.
+    browser.state.tab = { id: 7, url: cart, title: 'Cart', status: 'complete' };
+    const redirected = navigateTab(7, async () => {
+      browser.request('onBeforeRequest', { tabId: 7, frameId: 0, url: cart });
+      browser.change({ status: 'loading' });
+      browser.request('onBeforeRedirect', { tabId: 7, frameId: 0, url: cart, redirectUrl: cart, statusCode: 302 });
+      browser.request('onBeforeRequest', { tabId: 7, frameId: 0, url: cart });
+    }, signal);
+    await vi.advanceTimersByTimeAsync(100);
+    browser.change({ status: 'complete' });
+    await vi.advanceTimersByTimeAsync(100);
+    settled = false;
+    void redirected.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    browser.request('onCompleted', { tabId: 7, frameId: 0, url: cart });
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(redirected).resolves.toMatchObject({ stillLoading: false });
   });
 
   it('takes a page that never finishes loading as it stands after 8 s, said to be still loading', async () => {
