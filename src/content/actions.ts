@@ -223,10 +223,14 @@ function sentHere(event: SubmitEvent): boolean {
  * the background knows to wait for it: a link followed or a form sent (an event the page did not
  * cancel), or any navigation the page's script starts (a dropdown's handler sending its form with
  * `form.submit()`, `location.href = …`), which only the Navigation API tells (Chromium; Firefox
- * from 147).
+ * from 147). A navigation the page then takes over (the Navigation API's `intercept()`: a
+ * single-page app's router showing a view of its own) changes the address within the document,
+ * which stays. `certain`: nothing more is to come of it — Firefox tells a followed link's `navigate`
+ * (and so whether the page takes it over) only in a task after the click's.
  */
-function watchLeaving(): { seen(): boolean; end(): boolean } {
+function watchLeaving(): { certain(): boolean; end(): boolean } {
   let leaving = false;
+  let told = false;
   const onClick = (event: Event) => {
     const origin = event.composedPath()[0];
     if (!event.defaultPrevented && origin instanceof Element && leadsAway(origin)) leaving = true;
@@ -236,18 +240,23 @@ function watchLeaving(): { seen(): boolean; end(): boolean } {
   };
   // A download, a jump within the page and history.pushState leave the document where it is.
   const onNavigate = (event: NavigateEvent) => {
+    told = true;
     if (!event.defaultPrevented && !event.destination.sameDocument && event.downloadRequest === null) leaving = true;
   };
+  // Fired once a navigation committed within the document: intercepted, or history.pushState.
+  const onStayed = () => void (leaving = false);
   const navigation = navigationApi();
   addEventListener('click', onClick);
   addEventListener('submit', onSubmit);
   navigation?.addEventListener('navigate', onNavigate);
+  navigation?.addEventListener('currententrychange', onStayed);
   return {
-    seen: () => leaving,
+    certain: () => leaving && (told || navigation === undefined),
     end() {
       removeEventListener('click', onClick);
       removeEventListener('submit', onSubmit);
       navigation?.removeEventListener('navigate', onNavigate);
+      navigation?.removeEventListener('currententrychange', onStayed);
       return leaving;
     },
   };
@@ -355,8 +364,8 @@ async function perform(action: Action, target: Target, value: string | undefined
     throw error;
   }
   // The page's handlers get a task to react in (a framework re-renders; a form sent by script,
-  // form.submit(), starts leaving in a task of its own), unless the document is leaving already.
-  if (!leaving.seen()) await afterFrameworks();
+  // form.submit(), starts leaving in a task of its own), unless the document is surely leaving.
+  if (!leaving.certain()) await afterFrameworks();
   const navigates = leaving.end();
   // Still answered after this, until the background says what the action set off has come (ACTION_DONE).
   const dialogs = answers.actionEnded();

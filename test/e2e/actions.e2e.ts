@@ -308,6 +308,26 @@ for (const browserName of browsersUnderTest()) {
       expect(clicked.after).toContain('Showing the archive.');
     });
 
+    it('stays in a single-page app whose router takes over its navigations (the Navigation API’s intercept), and reads the view it fetched', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/navigation-app.html`);
+      const actThenRead = async (role: string, name: string) => {
+        const reply = await tool(jawad, 'click', { ref: findRef((await tool(jawad, 'snapshot')).data?.text ?? '', role, name) });
+        expect(reply.success, JSON.stringify(reply.error)).toBe(true);
+        return { reply: reply.data, after: (await tool(jawad, 'snapshot')).data?.text ?? '' };
+      };
+      // A link the router takes over, and a button whose script navigates: the document stays.
+      for (const [role, name, shown, address] of [['link', 'Archive', '2 conversations.', /view=archive$/], ['button', 'Newest in the archive', '1 conversation.', /view=newest$/]] as const) {
+        const { reply, after } = await actThenRead(role, name);
+        expect(reply?.navigates, name).toBeUndefined();
+        expect(after).toContain(shown);
+        expect(page.url()).toMatch(address);
+      }
+      // A link the router leaves to the browser still opens its page.
+      const help = await actThenRead('link', 'Help');
+      expect(help.reply).toMatchObject({ navigates: true, navigatedTo: expect.stringMatching(/\/plain\.html$/) });
+    });
+
     it('reads a page that rebuilds its navigation by script a moment after it loaded once it has, so its links can be clicked', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);
