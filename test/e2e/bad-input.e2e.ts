@@ -5,8 +5,8 @@
  * clear error) within its time limit, never in a click on the wrong element, and the page still
  * responds afterwards.
  */
-import type { Page } from 'puppeteer-core';
-import { describe, expect, it } from 'vitest';
+import type { Dialog, Page } from 'puppeteer-core';
+import { describe, expect, it, vi } from 'vitest';
 import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { runTool } from './support/run-tool';
@@ -171,6 +171,36 @@ for (const browserName of browsersUnderTest()) {
       expect(inNewTab.success, JSON.stringify(inNewTab.error)).toBe(true);
       expect(inNewTab.data).toMatchObject({ url: neverLoads, stillLoading: true });
       expect((await tool(jawad, 'close_tab', { tabId: inNewTab.data?.id })).success).toBe(true);
+    });
+
+    it('says at once that a page holding unsaved changes kept the tab, leaves its “Leave page?” box to the user, and loses nothing typed', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/bad/unsaved-note.html`);
+      const boxes: Dialog[] = [];
+      page.on('dialog', (box) => void boxes.push(box));
+      // The user typed the note themselves: the page now asks before it is left.
+      await page.click('#note');
+      await page.keyboard.type('Ferry at 7:40');
+      const plain = `${fixtures.url}/plain.html`;
+      for (const [name, parameters, answer] of [['reload_tab', {}, 'stay'], ['open_url', { url: plain }, 'leave']] as const) {
+        const started = Date.now();
+        const reply = await tool(jawad, name, parameters);
+        expect(reply.error?.code, name).toBe('EXECUTION_ERROR');
+        expect(reply.error?.message).toMatch(/did not let the tab leave it: it is most likely asking the user whether to leave/);
+        // Not the 8 s a page that never loads is given, nor the 15 s of the tool.
+        expect(Date.now() - started, name).toBeLessThan(4_000);
+        // The box is the user's to answer, and still there.
+        await vi.waitFor(() => expect(boxes.map((box) => box.type())).toEqual(answer === 'stay' ? ['beforeunload'] : ['beforeunload', 'beforeunload']));
+        if (answer === 'stay') {
+          await boxes.at(-1)!.dismiss();
+          expect(await page.$eval('#note', (note) => (note as HTMLTextAreaElement).value)).toBe('Ferry at 7:40');
+        } else {
+          // The user chose to leave: the browser goes on to the page asked for.
+          await boxes.at(-1)!.accept();
+          await page.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, plain);
+          expect((await tool(jawad, 'snapshot')).data?.text).toContain('High water at Avonmouth');
+        }
+      }
     });
 
     it('says a page that could not be loaded could not, and why, in the tab and in a new one, and what a read there cannot do', async () => {

@@ -25,6 +25,8 @@ const NAVIGATION_START_MS = 1_000;
 /** How long to wait for the page a navigation leads to before reading it anyway. */
 const NAVIGATION_LOAD_MS = 8_000;
 const POLL_MS = 25;
+/** How long the page being left may take to run a one-line script before it is taken to be held. */
+const PROBE_MS = 500;
 
 /** Where a navigation brought the tab: the tab once its page loaded, or as it stood when the wait ran out. */
 export interface Arrival {
@@ -32,6 +34,8 @@ export interface Arrival {
   stillLoading: boolean;
   /** The page could not be loaded: the browser's reason (net::ERR_CONNECTION_REFUSED, NS_ERROR_UNKNOWN_HOST…). */
   failed?: string;
+  /** The page being left did not let the tab go: it asks the user first (see pageHeldTab). */
+  held?: true;
 }
 
 /** A page that could not be loaded: the browser's reason, and the address it failed at. */
@@ -53,8 +57,12 @@ function watchPageLoads(tabId?: number) {
   /** The loads under way: request id → tab. */
   const pending = new Map<string, number>();
   const failures = new Map<number, LoadFailure>();
+  /** The tabs a load was asked of since the watch began. */
+  const requested = new Set<number>();
   const onStart = (details: WebRequest.OnBeforeRequestDetailsType) => {
-    if (details.frameId === 0) pending.set(details.requestId, details.tabId);
+    if (details.frameId !== 0) return;
+    pending.set(details.requestId, details.tabId);
+    requested.add(details.tabId);
   };
   const onEnd = (details: WebRequest.OnCompletedDetailsType) => pending.delete(details.requestId);
   // A load the page's service worker answers is never reported to end (Firefox); one it lets through begins again.
@@ -71,6 +79,7 @@ function watchPageLoads(tabId?: number) {
   return {
     failure: (id: number) => failures.get(id),
     underWay: (id: number) => [...pending.values()].includes(id),
+    requested: (id: number) => requested.has(id),
     stop() {
       browser.webRequest.onBeforeRequest.removeListener(onStart);
       browser.webRequest.onCompleted.removeListener(onEnd);
@@ -105,6 +114,35 @@ export function loadFailed(url: string, code: string, tabId?: number): JawadErro
   return new JawadError('EXECUTION_ERROR', `${url} could not be loaded: ${describeLoadFailure(code)}.${where}`, { url, error: code });
 }
 
+/**
+ * The error a navigating tool answers with when the page being left kept the tab: a page that holds
+ * unsaved changes (text typed into a form, an editor) asks the user before it is left — the browser
+ * shows its "Leave page?" box, which no extension can see or answer. Chromium then holds the page,
+ * scripts and all, until the user answers; Firefox does not begin the navigation. Jawad must not
+ * answer for the user: leaving would lose their work.
+ */
+export function pageHeldTab(url: string): JawadError {
+  return new JawadError(
+    'EXECUTION_ERROR',
+    `The page ${url} did not let the tab leave it: it is most likely asking the user whether to leave (a “Leave page?” box, which pages show while they hold unsaved changes, such as text typed into a form). Only the user can answer it: ask them whether to stay (and save their changes first) or to leave. Until it is answered the page may not answer either.`,
+    { url, held: true },
+  );
+}
+
+/**
+ * Whether the tab still shows the page `left`, with nothing loaded since the navigation was asked
+ * for, and that page runs no script within PROBE_MS: a page held by the browser's "Leave page?"
+ * box (Chromium, which reports the tab loading meanwhile). A page that answers, or one the browser
+ * keeps extensions out of, is not held: a service worker may be answering the navigation, which
+ * sends no request the browser reports (Chromium).
+ */
+async function pageHoldsTab(tabId: number, left: string | undefined, loads: PageLoads): Promise<boolean> {
+  const tab = await browser.tabs.get(tabId).catch(() => undefined);
+  if (!tab || tab.url !== left || loads.requested(tabId)) return false;
+  const ran = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: () => true, injectImmediately: true }).then(() => true, () => true);
+  return !(await Promise.race([ran, pause(PROBE_MS).then(() => false)]));
+}
+
 /** Re-reads the tab (starting from `from`, when already read) until `done` or the time is up; returns the last state. */
 async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: number, signal: AbortSignal, from?: Tabs.Tab): Promise<Tabs.Tab> {
   const deadline = Date.now() + ms;
@@ -123,14 +161,16 @@ const loaded = (tab: Tabs.Tab) => tab.status !== 'loading';
  * at the address that failed), or as it stands NAVIGATION_LOAD_MS on. `left`: the address of the
  * page being left, which counts as arrived at only once no load of the page is under way.
  */
-async function untilLoaded(tabId: number, signal: AbortSignal, loads: PageLoads | undefined, left: string | undefined, from?: Tabs.Tab, done = loaded): Promise<Arrival> {
+async function untilLoaded(tabId: number, signal: AbortSignal, loads: PageLoads | undefined, left: string | undefined, from?: Tabs.Tab, done = loaded, held = () => false): Promise<Arrival> {
   const arrived = (tab: Tabs.Tab) => {
+    if (held()) return true;
     const failed = loads?.failure(tabId);
     // The failed request's address has no #fragment; the tab's may.
     if (failed) return loaded(tab) && tab.url?.split('#')[0] === failed.url;
     return done(tab) && !(tab.url === left && loads?.underWay(tabId));
   };
   const tab = await pollTab(tabId, arrived, NAVIGATION_LOAD_MS, signal, from);
+  if (held()) return { tab, stillLoading: false, held: true };
   const failed = loads?.failure(tabId);
   return { tab, stillLoading: failed === undefined && !done(tab), ...(failed === undefined ? {} : { failed: failed.error }) };
 }
@@ -153,15 +193,23 @@ export function watchNavigation(tabId: number) {
     stop,
     /**
      * Where the navigation that began brought the tab, or undefined when none began. `expected`:
-     * one is coming (the page said so, or a tool asked for it), so it is given NAVIGATION_START_MS to begin.
+     * one is coming (the page said so, or a tool asked for it), so it is given NAVIGATION_START_MS to
+     * begin. `asked`: a tool asked the browser for it, so the page being left may hold the tab
+     * (`held`): Firefox then begins nothing, Chromium reports the tab loading but loads nothing.
      */
-    async settle(signal: AbortSignal, expected: boolean): Promise<Arrival | undefined> {
+    async settle(signal: AbortSignal, expected: boolean, asked = false): Promise<Arrival | undefined> {
+      let held = false;
+      let probe: ReturnType<typeof setTimeout> | undefined;
       try {
         const { loading: wasLoading, url: left } = await before;
+        if (asked) probe = setTimeout(() => void pageHoldsTab(tabId, left, loads).then((holds) => (held = holds)), NAVIGATION_START_MS);
         const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;
         const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
-        return begun(first) ? await untilLoaded(tabId, signal, loads, left, first) : undefined;
+        if (begun(first)) return await untilLoaded(tabId, signal, loads, left, first, loaded, () => held);
+        const keptHere = asked && first.url === left && !loads.requested(tabId);
+        return keptHere ? { tab: first, stillLoading: false, held: true } : undefined;
       } finally {
+        clearTimeout(probe);
         stop();
       }
     },
@@ -172,6 +220,7 @@ export function watchNavigation(tabId: number) {
  * Runs a navigation of the tab (`go`: load an address, go back, reload) and resolves with where it
  * brought the tab. One not seen beginning is a jump within the page (which Firefox does not report
  * as loading), or a load in a tab that was loading already: the tab as it is, or once it loaded.
+ * Fails when the page being left kept the tab (pageHeldTab).
  */
 export async function navigateTab(tabId: number, go: () => Promise<unknown>, signal: AbortSignal): Promise<Arrival> {
   const navigation = watchNavigation(tabId);
@@ -181,7 +230,8 @@ export async function navigateTab(tabId: number, go: () => Promise<unknown>, sig
     navigation.stop();
     throw error;
   }
-  const arrival = await navigation.settle(signal, true);
+  const arrival = await navigation.settle(signal, true, true);
+  if (arrival?.held) throw pageHeldTab(arrival.tab.url ?? 'being left');
   if (arrival) return arrival;
   const tab = await browser.tabs.get(tabId);
   return loaded(tab) ? { tab, stillLoading: false } : untilLoaded(tabId, signal, undefined, undefined, tab);

@@ -28,11 +28,15 @@ const browser = vi.hoisted(() => {
   };
   const fail = (details: RequestDetails) => request('onErrorOccurred', details);
   const listening = () => listeners.size + Object.values(requestListeners).reduce((sum, map) => sum + map.size, 0);
-  return { tabs, webRequest, state, change, request, fail, listening };
+  /** A page held by the browser's box runs no script until the box is answered. */
+  const page = { held: false };
+  const scripting = { executeScript: vi.fn(() => (page.held ? new Promise(() => {}) : Promise.resolve([{ result: true }]))) };
+  return { tabs, webRequest, scripting, page, state, change, request, fail, listening };
 });
-vi.mock('webextension-polyfill', () => ({ default: { tabs: browser.tabs, webRequest: browser.webRequest } }));
+vi.mock('webextension-polyfill', () => ({ default: { tabs: browser.tabs, webRequest: browser.webRequest, scripting: browser.scripting } }));
 
 import { describeLoadFailure, navigateTab, openTabAndWait } from '../../../src/background/tools/navigation-wait';
+import { JawadError } from '../../../src/protocol';
 
 const signal = new AbortController().signal;
 
@@ -40,6 +44,7 @@ describe('waiting for the page a navigation opens', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     browser.state.tab = { id: 7, url: 'https://shop.example/cart', title: 'Cart', status: 'complete' };
+    browser.page.held = false;
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -155,6 +160,32 @@ describe('waiting for the page a navigation opens', () => {
     const arrival = navigateTab(7, async () => browser.change({ url: 'https://shop.example/cart#total' }), signal);
     await vi.advanceTimersByTimeAsync(1_100);
     await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false });
+  });
+
+  it('says the page being left kept the tab when nothing begins (Firefox behind its “Leave page?” box)', async () => {
+    const kept = navigateTab(7, async () => {}, signal);
+    const failed = expect(kept).rejects.toThrow(/did not let the tab leave it: it is most likely asking the user whether to leave/);
+    await vi.advanceTimersByTimeAsync(1_100);
+    await failed;
+    await expect(kept).rejects.toMatchObject({ code: 'EXECUTION_ERROR', details: { url: 'https://shop.example/cart', held: true } });
+    expect(browser.listening()).toBe(0);
+  });
+
+  it('says so within two seconds when the tab reports loading but loads nothing and its page runs no script (Chromium, held by the box)', async () => {
+    browser.page.held = true;
+    const kept = navigateTab(7, async () => browser.change({ status: 'loading' }), signal);
+    const failed = expect(kept).rejects.toBeInstanceOf(JawadError);
+    await vi.advanceTimersByTimeAsync(1_600);
+    await failed;
+    await expect(kept).rejects.toThrow(/did not let the tab leave it/);
+  });
+
+  it('waits on for a page that still runs its scripts while nothing is reported loading (a service worker answering the navigation)', async () => {
+    const arrival = navigateTab(7, async () => browser.change({ status: 'loading' }), signal);
+    await vi.advanceTimersByTimeAsync(2_000);
+    browser.change({ status: 'complete', url: 'https://shop.example/orders' });
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(arrival).resolves.toMatchObject({ tab: { url: 'https://shop.example/orders' }, stillLoading: false });
   });
 
   it('stops listening when the navigation cannot be made', async () => {
