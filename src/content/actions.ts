@@ -226,14 +226,18 @@ function sentHere(event: SubmitEvent): boolean {
  * from 147). A navigation the page then takes over (the Navigation API's `intercept()`: a
  * single-page app's router showing a view of its own) changes the address within the document,
  * which stays. `certain`: nothing more is to come of it — Firefox tells a followed link's `navigate`
- * (and so whether the page takes it over) only in a task after the click's.
+ * (and so whether the page takes it over) only in a task after the click's. `to`: the address it
+ * leaves for, when the link or the Navigation API names it.
  */
-function watchLeaving(): { certain(): boolean; end(): boolean } {
+function watchLeaving(): { certain(): boolean; end(): { leaving: boolean; to?: string } } {
   let leaving = false;
   let told = false;
+  let to: string | undefined;
   const onClick = (event: Event) => {
     const origin = event.composedPath()[0];
-    if (!event.defaultPrevented && origin instanceof Element && leadsAway(origin)) leaving = true;
+    if (event.defaultPrevented || !(origin instanceof Element) || !leadsAway(origin)) return;
+    leaving = true;
+    to = (origin.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement).href;
   };
   const onSubmit = (event: Event) => {
     if (!event.defaultPrevented && sentHere(event as SubmitEvent)) leaving = true;
@@ -241,7 +245,9 @@ function watchLeaving(): { certain(): boolean; end(): boolean } {
   // A download, a jump within the page and history.pushState leave the document where it is.
   const onNavigate = (event: NavigateEvent) => {
     told = true;
-    if (!event.defaultPrevented && !event.destination.sameDocument && event.downloadRequest === null) leaving = true;
+    if (event.defaultPrevented || event.destination.sameDocument || event.downloadRequest !== null) return;
+    leaving = true;
+    to = event.destination.url;
   };
   // Fired once a navigation committed within the document: intercepted, or history.pushState.
   const onStayed = () => void (leaving = false);
@@ -257,7 +263,7 @@ function watchLeaving(): { certain(): boolean; end(): boolean } {
       removeEventListener('submit', onSubmit);
       navigation?.removeEventListener('navigate', onNavigate);
       navigation?.removeEventListener('currententrychange', onStayed);
-      return leaving;
+      return { leaving, ...(leaving && to !== undefined ? { to } : {}) };
     },
   };
 }
@@ -366,8 +372,9 @@ async function perform(action: Action, target: Target, value: string | undefined
   // The page's handlers get a task to react in (a framework re-renders; a form sent by script,
   // form.submit(), starts leaving in a task of its own), unless the document is surely leaving.
   if (!leaving.certain()) await afterFrameworks();
-  const navigates = leaving.end();
+  const { leaving: navigates, to } = leaving.end();
+  const leavingFor = to !== undefined && to.length <= CAPS.url ? { leavingFor: to } : {};
   // Still answered after this, until the background says what the action set off has come (ACTION_DONE).
   const dialogs = answers.actionEnded();
-  return { ...outcome, ...(navigates ? { navigates } : {}), ...(dialogs.length > 0 ? { dialogs } : {}) };
+  return { ...outcome, ...(navigates ? { navigates, ...leavingFor } : {}), ...(dialogs.length > 0 ? { dialogs } : {}) };
 }

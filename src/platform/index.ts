@@ -28,4 +28,7 @@ export const PANEL_NAME = BROWSER === 'firefox' ? 'sidebar' : 'side panel';
 /** How long after the page answered an action a request it started may still be reported (src/background/tools/request-watch.ts). */
 export const REQUEST_REPORT_LAG_MS = BROWSER === 'firefox' ? firefox.REQUEST_REPORT_LAG_MS : chromium.REQUEST_REPORT_LAG_MS;
 
+/** How long after the tab shows a navigation's page its load may still be reported (src/background/tools/navigation-wait.ts). */
+export const PAGE_LOAD_REPORT_LAG_MS = BROWSER === 'firefox' ? firefox.PAGE_LOAD_REPORT_LAG_MS : chromium.PAGE_LOAD_REPORT_LAG_MS;
+
 export { keepBackgroundAlive, onKeepAlive } from './keep-alive';

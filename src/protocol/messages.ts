@@ -495,6 +495,11 @@ export const ActionOutcome = z.object({
   /** This document began leaving for another page in this tab (a link followed, a form sent, a script's navigation): a new page is coming. */
   navigates: z.optional(z.boolean()),
   /**
+   * The address it leaves for, where the page told it (a link's, the Navigation API's destination):
+   * the tab has not arrived while it still shows the page left. For the background only.
+   */
+  leavingFor: z.optional(z.string().check(z.maxLength(CAPS.url))),
+  /**
    * The page cancelled a click on a link that leads elsewhere: its script does what the link stands
    * for, maybe after a timer. For the background only (request-watch.ts); not shown to the model.
    */

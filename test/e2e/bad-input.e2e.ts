@@ -212,11 +212,11 @@ for (const browserName of browsersUnderTest()) {
       await page.evaluate((href) => document.body.append(Object.assign(document.createElement('a'), { href, textContent: 'Open orders' })), nowhere);
       const clicked = await tool(jawad, 'click', { ref: (await tool(jawad, 'snapshot')).data?.refs?.find((ref) => ref.name === 'Open orders')?.ref });
       expect(clicked.success, JSON.stringify(clicked.error)).toBe(true);
-      expect(clicked.data).toMatchObject({ navigatedTo: nowhere, navigationFailed: expect.stringMatching(/^the server refused the connection/) });
+      expect(clicked.data, JSON.stringify(clicked.data)).toMatchObject({ navigatedTo: nowhere, navigationFailed: expect.stringMatching(/^the server refused the connection/) });
 
       await tool(jawad, 'go_back');
       const opened = await tool(jawad, 'open_url', { url: nowhere });
-      expect(opened.success).toBe(false);
+      expect(opened.success, JSON.stringify(opened.data)).toBe(false);
       expect(opened.error).toMatchObject({ code: 'EXECUTION_ERROR', details: { url: nowhere, error: expect.stringMatching(/CONNECTION_REFUSED/) } });
       expect(opened.error?.message).toContain(`${nowhere} could not be loaded: the server refused the connection`);
       // The browser's error page: not a "protected page" in Chromium, which says which it is.

@@ -13,6 +13,7 @@
  */
 import browser, { type Tabs, type WebRequest } from 'webextension-polyfill';
 import { JawadError } from '../../protocol';
+import { PAGE_LOAD_REPORT_LAG_MS } from '../../platform';
 import { pause } from './pause';
 import { handedToServiceWorker } from './service-worker';
 
@@ -64,11 +65,17 @@ function watchPageLoads(tabId?: number) {
     pending.set(details.requestId, details.tabId);
     requested.add(details.tabId);
   };
-  const onEnd = (details: WebRequest.OnCompletedDetailsType) => pending.delete(details.requestId);
-  // A load the page's service worker answers is never reported to end (Firefox); one it lets through begins again.
-  const onRedirect = (details: WebRequest.OnBeforeRedirectDetailsType) => handedToServiceWorker(details) && pending.delete(details.requestId);
-  const onError = (details: WebRequest.OnErrorOccurredDetailsType) => {
+  /** The tabs one of whose loads since the watch began was told to end (answered, failed, taken by a service worker). */
+  const ended = new Set<number>();
+  const end = (details: { requestId: string; tabId: number; frameId: number }) => {
     pending.delete(details.requestId);
+    if (details.frameId === 0) ended.add(details.tabId);
+  };
+  const onEnd = (details: WebRequest.OnCompletedDetailsType) => end(details);
+  // A load the page's service worker answers is never reported to end (Firefox); one it lets through begins again.
+  const onRedirect = (details: WebRequest.OnBeforeRedirectDetailsType) => handedToServiceWorker(details) && end(details);
+  const onError = (details: WebRequest.OnErrorOccurredDetailsType) => {
+    end(details);
     if (details.frameId === 0 && !ABORTED.test(details.error)) failures.set(details.tabId, { error: details.error, url: details.url });
   };
   const filter: WebRequest.RequestFilter = { urls: ['<all_urls>'], types: ['main_frame'], ...(tabId === undefined ? {} : { tabId }) };
@@ -77,9 +84,17 @@ function watchPageLoads(tabId?: number) {
   browser.webRequest.onErrorOccurred.addListener(onError, filter);
   browser.webRequest.onBeforeRedirect.addListener(onRedirect, filter);
   return {
+    /**
+     * Resolves once the browser has the listeners: Firefox adds a webRequest listener in its parent
+     * process a round trip later, and the start and failure of a load that fails at once (a refused
+     * connection on this machine) would be missed by listeners added a moment too late (3 of 10
+     * tries). Any call's answer comes after the browser has taken the calls made before it.
+     */
+    ready: () => browser.runtime.getPlatformInfo().then(() => undefined, () => undefined),
     failure: (id: number) => failures.get(id),
     underWay: (id: number) => [...pending.values()].includes(id),
     requested: (id: number) => requested.has(id),
+    ended: (id: number) => ended.has(id),
     stop() {
       browser.webRequest.onBeforeRequest.removeListener(onStart);
       browser.webRequest.onCompleted.removeListener(onEnd);
@@ -156,21 +171,50 @@ async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: numb
 
 const loaded = (tab: Tabs.Tab) => tab.status !== 'loading';
 
+/** How a wait for the tab's page goes: what it follows, and what it waits past. */
+interface LoadWait {
+  /** The loads of the tab's page, as webRequest tells them. */
+  loads?: PageLoads;
+  /** The address of the page being left. */
+  left?: string;
+  /** Where the navigation goes, when known (an address asked for, a link's): another address than `left`. */
+  goingTo?: string;
+  /** The tab as last read. */
+  from?: Tabs.Tab;
+  /** Whether the tab shows its page (default: not loading). */
+  done?: (tab: Tabs.Tab) => boolean;
+  /** Whether the page being left keeps the tab (pageHoldsTab). */
+  held?: () => boolean;
+}
+
+/** Whether two addresses are of one document: equal, as the browser writes them, but for the #fragment. */
+function sameDocument(a: string, b: string): boolean {
+  const written = (url: string) => URL.parse(url)?.href.split('#')[0] ?? url;
+  return written(a) === written(b);
+}
+
 /**
  * The tab once its page has loaded (or, when it failed, once the tab shows the browser's error page
- * at the address that failed), or as it stands NAVIGATION_LOAD_MS on. `left`: the address of the
- * page being left, which counts as arrived at only once no load of the page is under way.
+ * at the address that failed), or as it stands NAVIGATION_LOAD_MS on. The page being left counts as
+ * arrived at only once no load of the tab is under way, and, when the navigation goes elsewhere,
+ * once one was told to end: Firefox shows the page being left "complete" again while a load fails,
+ * and may tell webRequest's events of it (its start, its failure) only after that, even after
+ * showing its error page (80 ms later here, 1 click in 5).
  */
-async function untilLoaded(tabId: number, signal: AbortSignal, loads: PageLoads | undefined, left: string | undefined, from?: Tabs.Tab, done = loaded, held = () => false): Promise<Arrival> {
+async function untilLoaded(tabId: number, signal: AbortSignal, { loads, left, goingTo, from, done = loaded, held = () => false }: LoadWait): Promise<Arrival> {
+  const elsewhere = goingTo !== undefined && left !== undefined && !sameDocument(goingTo, left);
   const arrived = (tab: Tabs.Tab) => {
     if (held()) return true;
     const failed = loads?.failure(tabId);
     // The failed request's address has no #fragment; the tab's may.
     if (failed) return loaded(tab) && tab.url?.split('#')[0] === failed.url;
-    return done(tab) && !(tab.url === left && loads?.underWay(tabId));
+    if (tab.url !== left) return done(tab);
+    return done(tab) && !loads?.underWay(tabId) && !(elsewhere && !loads?.ended(tabId));
   };
-  const tab = await pollTab(tabId, arrived, NAVIGATION_LOAD_MS, signal, from);
+  let tab = await pollTab(tabId, arrived, NAVIGATION_LOAD_MS, signal, from);
   if (held()) return { tab, stillLoading: false, held: true };
+  // Shown, but not yet told: a failure may still be reported (Firefox), and the page shown is then its error page.
+  if (loads && goingTo !== undefined && !loads.ended(tabId)) tab = await pollTab(tabId, () => loads.ended(tabId), PAGE_LOAD_REPORT_LAG_MS, signal, tab);
   const failed = loads?.failure(tabId);
   return { tab, stillLoading: failed === undefined && !done(tab), ...(failed === undefined ? {} : { failed: failed.error }) };
 }
@@ -191,13 +235,14 @@ export function watchNavigation(tabId: number) {
   const before = browser.tabs.get(tabId).then((tab) => ({ loading: tab.status === 'loading', url: tab.url }), () => ({ loading: false, url: undefined }));
   return {
     stop,
+    ready: loads.ready,
     /**
      * Where the navigation that began brought the tab, or undefined when none began. `expected`:
      * one is coming (the page said so, or a tool asked for it), so it is given NAVIGATION_START_MS to
      * begin. `asked`: a tool asked the browser for it, so the page being left may hold the tab
      * (`held`): Firefox then begins nothing, Chromium reports the tab loading but loads nothing.
      */
-    async settle(signal: AbortSignal, expected: boolean, asked = false): Promise<Arrival | undefined> {
+    async settle(signal: AbortSignal, expected: boolean, asked = false, goingTo?: string): Promise<Arrival | undefined> {
       let held = false;
       let probe: ReturnType<typeof setTimeout> | undefined;
       try {
@@ -205,7 +250,7 @@ export function watchNavigation(tabId: number) {
         if (asked) probe = setTimeout(() => void pageHoldsTab(tabId, left, loads).then((holds) => (held = holds)), NAVIGATION_START_MS);
         const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;
         const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
-        if (begun(first)) return await untilLoaded(tabId, signal, loads, left, first, loaded, () => held);
+        if (begun(first)) return await untilLoaded(tabId, signal, { loads, left, goingTo, from: first, held: () => held });
         const keptHere = asked && first.url === left && !loads.requested(tabId);
         return keptHere ? { tab: first, stillLoading: false, held: true } : undefined;
       } finally {
@@ -220,31 +265,33 @@ export function watchNavigation(tabId: number) {
  * Runs a navigation of the tab (`go`: load an address, go back, reload) and resolves with where it
  * brought the tab. One not seen beginning is a jump within the page (which Firefox does not report
  * as loading), or a load in a tab that was loading already: the tab as it is, or once it loaded.
- * Fails when the page being left kept the tab (pageHeldTab).
+ * Fails when the page being left kept the tab (pageHeldTab). `goingTo`: the address asked for.
  */
-export async function navigateTab(tabId: number, go: () => Promise<unknown>, signal: AbortSignal): Promise<Arrival> {
+export async function navigateTab(tabId: number, go: () => Promise<unknown>, signal: AbortSignal, goingTo?: string): Promise<Arrival> {
   const navigation = watchNavigation(tabId);
   try {
+    await navigation.ready();
     await go();
   } catch (error) {
     navigation.stop();
     throw error;
   }
-  const arrival = await navigation.settle(signal, true, true);
+  const arrival = await navigation.settle(signal, true, true, goingTo);
   if (arrival?.held) throw pageHeldTab(arrival.tab.url ?? 'being left');
   if (arrival) return arrival;
   const tab = await browser.tabs.get(tabId);
-  return loaded(tab) ? { tab, stillLoading: false } : untilLoaded(tabId, signal, undefined, undefined, tab);
+  return loaded(tab) ? { tab, stillLoading: false } : untilLoaded(tabId, signal, { from: tab });
 }
 
-/** Opens a tab (`create`) and resolves with where it is once its page has loaded, or NAVIGATION_LOAD_MS on. */
-export async function openTabAndWait(create: () => Promise<Tabs.Tab>, signal: AbortSignal): Promise<Arrival> {
+/** Opens a tab (`create`) on `url` and resolves with where it is once its page has loaded, or NAVIGATION_LOAD_MS on. */
+export async function openTabAndWait(create: () => Promise<Tabs.Tab>, url: string, signal: AbortSignal): Promise<Arrival> {
   // The tab's id is known only once it is made, by when its page may have failed already.
   const loads = watchPageLoads();
   try {
+    await loads.ready();
     const tab = await create();
     // A new tab holds about:blank before the page asked for begins loading, "complete" in Firefox.
-    return await untilLoaded(tab.id!, signal, loads, 'about:blank', tab, (current) => loaded(current) && current.url !== 'about:blank');
+    return await untilLoaded(tab.id!, signal, { loads, left: 'about:blank', goingTo: url, from: tab, done: (current) => loaded(current) && current.url !== 'about:blank' });
   } finally {
     loads.stop();
   }

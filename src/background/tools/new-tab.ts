@@ -14,7 +14,7 @@ export const newTab = defineTool({
   level: 'navigate',
   effects: { url: 'url', opensTab: true },
   async run({ url, active }, { windowId, signal }) {
-    const arrival = await openTabAndWait(() => browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) }), signal);
+    const arrival = await openTabAndWait(() => browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) }), url, signal);
     if (arrival.failed) throw loadFailed(url, arrival.failed, arrival.tab.id);
     return summariseArrival(arrival);
   },

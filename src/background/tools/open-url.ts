@@ -19,7 +19,7 @@ export const openUrl = defineTool({
     const tab = await contextTab(context);
     // What the new page loads by script as it opens, the tab's next tool call waits for.
     watchActionRequests(tab.id, 0, tab.url);
-    const arrival = await navigateTab(tab.id, () => browser.tabs.update(tab.id, { url }), signal);
+    const arrival = await navigateTab(tab.id, () => browser.tabs.update(tab.id, { url }), signal, url);
     if (arrival.failed) throw loadFailed(url, arrival.failed);
     navigationLoaded(tab.id, arrival.tab.url);
     return summariseArrival(arrival);

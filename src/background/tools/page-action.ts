@@ -64,7 +64,7 @@ export async function runPageAction(context: ToolContext, action: Action, target
     void stopAnsweringDialogs(tab, context.requestId);
     throw error;
   }
-  const { linkTakenOver: tookLink, ...outcome } = answer;
+  const { linkTakenOver: tookLink, leavingFor: _, ...outcome } = answer;
   if (outcome.navigatedTo) navigationLoaded(tab.id, outcome.navigatedTo);
   if (tookLink) linkTakenOver(tab.id);
   // Followed through a navigation too: the requests a new page sends as it opens (phpMyAdmin
@@ -95,7 +95,8 @@ async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: numbe
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
   const announced = !(answer instanceof Error) && answer.navigates === true;
-  const arrival = await navigation.settle(context.signal, answerLost || announced);
+  const goingTo = answer instanceof Error ? undefined : answer.leavingFor;
+  const arrival = await navigation.settle(context.signal, answerLost || announced, false, goingTo);
   const loadedTo = arrival?.tab.url === undefined ? undefined : clipText(arrival.tab.url, CAPS.url);
   // Chromium reports a frame's loading as the tab's: an action that loaded a frame and left the
   // page's address as it was, announcing nothing, kept its page (the frame's load is waited for).

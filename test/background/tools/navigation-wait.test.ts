@@ -33,7 +33,9 @@ const browser = vi.hoisted(() => {
   const scripting = { executeScript: vi.fn(() => (page.held ? new Promise(() => {}) : Promise.resolve([{ result: true }]))) };
   return { tabs, webRequest, scripting, page, state, change, request, fail, listening };
 });
-vi.mock('webextension-polyfill', () => ({ default: { tabs: browser.tabs, webRequest: browser.webRequest, scripting: browser.scripting } }));
+// Firefox's figure: its reports of a page's load may come after the tab shows the page.
+vi.mock('../../../src/platform', () => ({ PAGE_LOAD_REPORT_LAG_MS: 300 }));
+vi.mock('webextension-polyfill', () => ({ default: { tabs: browser.tabs, webRequest: browser.webRequest, scripting: browser.scripting, runtime: { getPlatformInfo: async () => ({ os: 'linux' }) } } }));
 
 import { describeLoadFailure, navigateTab, openTabAndWait } from '../../../src/background/tools/navigation-wait';
 import { JawadError } from '../../../src/protocol';
@@ -145,6 +147,35 @@ describe('waiting for the page a navigation opens', () => {
     await expect(redirected).resolves.toMatchObject({ stillLoading: false });
   });
 
+  it('waits past the page being left shown "complete" again before Firefox tells of its load at all, when it goes elsewhere', async () => {
+    const nowhere = 'http://127.0.0.1:9/';
+    const failing = navigateTab(7, async () => browser.change({ status: 'loading' }), signal, nowhere);
+    await vi.advanceTimersByTimeAsync(50);
+    browser.change({ status: 'complete' });
+    await vi.advanceTimersByTimeAsync(500);
+    let settled = false;
+    void failing.then(() => (settled = true), () => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    // The error page first, then webRequest's late reports.
+    browser.change({ status: 'complete', url: nowhere, title: '127.0.0.1' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(settled).toBe(false);
+    browser.request('onBeforeRequest', { tabId: 7, frameId: 0, url: nowhere });
+    browser.fail({ tabId: 7, frameId: 0, error: 'NS_ERROR_CONNECTION_REFUSED', url: nowhere });
+    await vi.advanceTimersByTimeAsync(50);
+    await expect(failing).resolves.toMatchObject({ tab: { url: nowhere }, failed: 'NS_ERROR_CONNECTION_REFUSED' });
+
+    // Asked for the page it shows (written another way): its own "complete" is the arrival, and its
+    // load's report is given the time it may take to come.
+    browser.state.tab = { id: 7, url: 'https://shop.example/cart', title: 'Cart', status: 'complete' };
+    const again = navigateTab(7, async () => browser.change({ status: 'loading' }), signal, 'HTTPS://shop.example/cart#top');
+    await vi.advanceTimersByTimeAsync(50);
+    browser.change({ status: 'complete' });
+    await vi.advanceTimersByTimeAsync(350);
+    await expect(again).resolves.toMatchObject({ tab: { url: 'https://shop.example/cart' }, stillLoading: false });
+  });
+
   it('takes a page that never finishes loading as it stands after 8 s, said to be still loading', async () => {
     const arrival = navigateTab(7, async () => browser.change({ status: 'loading', url: 'https://news.example/', title: 'News' }), signal);
     await vi.advanceTimersByTimeAsync(7_900);
@@ -195,9 +226,11 @@ describe('waiting for the page a navigation opens', () => {
 
   it('waits in a new tab past the blank page it holds before the address asked for begins loading', async () => {
     browser.state.tab = { id: 7, url: 'about:blank', title: '', status: 'complete' };
-    const arrival = openTabAndWait(async () => ({ ...browser.state.tab, index: 0, highlighted: true, active: true, pinned: false, incognito: false }), signal);
+    const arrival = openTabAndWait(async () => ({ ...browser.state.tab, index: 0, highlighted: true, active: true, pinned: false, incognito: false }), 'https://news.example/', signal);
     await vi.advanceTimersByTimeAsync(100);
     browser.change({ status: 'loading', url: 'https://news.example/' });
+    browser.request('onBeforeRequest', { tabId: 7, frameId: 0 });
+    browser.request('onCompleted', { tabId: 7, frameId: 0 });
     await vi.advanceTimersByTimeAsync(100);
     browser.change({ status: 'complete', title: 'News' });
     await vi.advanceTimersByTimeAsync(50);
@@ -209,7 +242,7 @@ describe('waiting for the page a navigation opens', () => {
       browser.state.tab = { id: 9, url: 'https://nowhere.example/', title: '', status: 'complete' };
       browser.fail({ tabId: 9, frameId: 0, error: 'NS_ERROR_UNKNOWN_HOST' });
       return { ...browser.state.tab, index: 0, highlighted: true, active: true, pinned: false, incognito: false };
-    }, signal);
+    }, 'https://nowhere.example/', signal);
     await expect(arrival).resolves.toMatchObject({ failed: 'NS_ERROR_UNKNOWN_HOST' });
     expect(browser.listening()).toBe(0);
   });
