@@ -12,6 +12,7 @@ import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
 import type { DialogAnswers } from './actions/dialogs';
 import { type HoverStyles, Pointer } from './actions/pointer';
+import { LEAVE_ASKED } from './installed-flags';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
@@ -251,9 +252,12 @@ function watchLeaving(): { certain(): boolean; end(): { leaving: boolean; to?: s
   };
   // Fired once a navigation committed within the document: intercepted, or history.pushState.
   const onStayed = () => void (leaving = false);
+  // Until the action returns: a "Leave page?" box holds it inside this event (see LEAVE_ASKED).
+  const onBeforeUnload = () => void (leaveFlag[LEAVE_ASKED] = true);
   const navigation = navigationApi();
   addEventListener('click', onClick);
   addEventListener('submit', onSubmit);
+  addEventListener('beforeunload', onBeforeUnload);
   navigation?.addEventListener('navigate', onNavigate);
   navigation?.addEventListener('currententrychange', onStayed);
   return {
@@ -261,12 +265,17 @@ function watchLeaving(): { certain(): boolean; end(): { leaving: boolean; to?: s
     end() {
       removeEventListener('click', onClick);
       removeEventListener('submit', onSubmit);
+      removeEventListener('beforeunload', onBeforeUnload);
+      delete leaveFlag[LEAVE_ASKED];
       navigation?.removeEventListener('navigate', onNavigate);
       navigation?.removeEventListener('currententrychange', onStayed);
       return { leaving, ...(leaving && to !== undefined ? { to } : {}) };
     },
   };
 }
+
+/** The isolated world's global the background reads (LEAVE_ASKED). */
+const leaveFlag = globalThis as typeof globalThis & { [LEAVE_ASKED]?: true };
 
 /** This window's Navigation API, where the browser has it (Firefox before 147 has none). */
 const navigationApi = (): Navigation | undefined => (globalThis as { navigation?: Navigation }).navigation;

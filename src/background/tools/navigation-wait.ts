@@ -14,6 +14,7 @@
 import browser, { type Tabs, type WebRequest } from 'webextension-polyfill';
 import { JawadError } from '../../protocol';
 import { PAGE_LOAD_REPORT_LAG_MS } from '../../platform';
+import { pageHeldTab, pageRunsNoScript } from './leave-prompt';
 import { pause } from './pause';
 import { handedToServiceWorker } from './service-worker';
 
@@ -26,8 +27,6 @@ const NAVIGATION_START_MS = 1_000;
 /** How long to wait for the page a navigation leads to before reading it anyway. */
 const NAVIGATION_LOAD_MS = 8_000;
 const POLL_MS = 25;
-/** How long the page being left may take to run a one-line script before it is taken to be held. */
-const PROBE_MS = 500;
 
 /** Where a navigation brought the tab: the tab once its page loaded, or as it stood when the wait ran out. */
 export interface Arrival {
@@ -35,7 +34,7 @@ export interface Arrival {
   stillLoading: boolean;
   /** The page could not be loaded: the browser's reason (net::ERR_CONNECTION_REFUSED, NS_ERROR_UNKNOWN_HOST…). */
   failed?: string;
-  /** The page being left did not let the tab go: it asks the user first (see pageHeldTab). */
+  /** The page being left did not let the tab go: it asks the user first (leave-prompt.ts). */
   held?: true;
 }
 
@@ -129,35 +128,6 @@ export function loadFailed(url: string, code: string, tabId?: number): JawadErro
   return new JawadError('EXECUTION_ERROR', `${url} could not be loaded: ${describeLoadFailure(code)}.${where}`, { url, error: code });
 }
 
-/**
- * The error a navigating tool answers with when the page being left kept the tab: a page that holds
- * unsaved changes (text typed into a form, an editor) asks the user before it is left — the browser
- * shows its "Leave page?" box, which no extension can see or answer. Chromium then holds the page,
- * scripts and all, until the user answers; Firefox does not begin the navigation. Jawad must not
- * answer for the user: leaving would lose their work.
- */
-export function pageHeldTab(url: string): JawadError {
-  return new JawadError(
-    'EXECUTION_ERROR',
-    `The page ${url} did not let the tab leave it: it is most likely asking the user whether to leave (a “Leave page?” box, which pages show while they hold unsaved changes, such as text typed into a form). Only the user can answer it: ask them whether to stay (and save their changes first) or to leave. Until it is answered the page may not answer either.`,
-    { url, held: true },
-  );
-}
-
-/**
- * Whether the tab still shows the page `left`, with nothing loaded since the navigation was asked
- * for, and that page runs no script within PROBE_MS: a page held by the browser's "Leave page?"
- * box (Chromium, which reports the tab loading meanwhile). A page that answers, or one the browser
- * keeps extensions out of, is not held: a service worker may be answering the navigation, which
- * sends no request the browser reports (Chromium).
- */
-async function pageHoldsTab(tabId: number, left: string | undefined, loads: PageLoads): Promise<boolean> {
-  const tab = await browser.tabs.get(tabId).catch(() => undefined);
-  if (!tab || tab.url !== left || loads.requested(tabId)) return false;
-  const ran = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: () => true, injectImmediately: true }).then(() => true, () => true);
-  return !(await Promise.race([ran, pause(PROBE_MS).then(() => false)]));
-}
-
 /** Re-reads the tab (starting from `from`, when already read) until `done` or the time is up; returns the last state. */
 async function pollTab(tabId: number, done: (tab: Tabs.Tab) => boolean, ms: number, signal: AbortSignal, from?: Tabs.Tab): Promise<Tabs.Tab> {
   const deadline = Date.now() + ms;
@@ -183,7 +153,7 @@ interface LoadWait {
   from?: Tabs.Tab;
   /** Whether the tab shows its page (default: not loading). */
   done?: (tab: Tabs.Tab) => boolean;
-  /** Whether the page being left keeps the tab (pageHoldsTab). */
+  /** Whether the page being left keeps the tab (it asks the user first: leave-prompt.ts). */
   held?: () => boolean;
 }
 
@@ -207,7 +177,7 @@ async function untilLoaded(tabId: number, signal: AbortSignal, { loads, left, go
     if (held()) return true;
     const failed = loads?.failure(tabId);
     // The failed request's address has no #fragment; the tab's may.
-    if (failed) return loaded(tab) && tab.url?.split('#')[0] === failed.url;
+    if (failed) return loaded(tab) && tab.url !== undefined && sameDocument(tab.url, failed.url);
     if (tab.url !== left) return done(tab);
     return done(tab) && !loads?.underWay(tabId) && !(elsewhere && !loads?.ended(tabId));
   };
@@ -247,12 +217,14 @@ export function watchNavigation(tabId: number) {
       let probe: ReturnType<typeof setTimeout> | undefined;
       try {
         const { loading: wasLoading, url: left } = await before;
-        if (asked) probe = setTimeout(() => void pageHoldsTab(tabId, left, loads).then((holds) => (held = holds)), NAVIGATION_START_MS);
+        // Nothing loaded instead of the page being left: Firefox then begins nothing; Chromium reports the tab loading, and holds the page.
+        const keptOnPageLeft = (tab: Tabs.Tab) => tab.url === left && !loads.requested(tabId);
+        const holds = () => browser.tabs.get(tabId).then(async (tab) => keptOnPageLeft(tab) && (await pageRunsNoScript(tabId)), () => false);
+        if (asked) probe = setTimeout(() => void holds().then((holding) => (held = holding)), NAVIGATION_START_MS);
         const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;
         const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
         if (begun(first)) return await untilLoaded(tabId, signal, { loads, left, goingTo, from: first, held: () => held });
-        const keptHere = asked && first.url === left && !loads.requested(tabId);
-        return keptHere ? { tab: first, stillLoading: false, held: true } : undefined;
+        return asked && keptOnPageLeft(first) ? { tab: first, stillLoading: false, held: true } : undefined;
       } finally {
         clearTimeout(probe);
         stop();

@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, REF_PATTERN, RUNS_PAGE_HANDLERS, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
+import { heldByLeavePrompt, pageHeldTab } from './leave-prompt';
 import { describeLoadFailure, watchNavigation } from './navigation-wait';
-import { forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
+import { actionRequestsPending, forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
 
 /** Tool parameters that name the element to act on: a snapshot ref, or a CSS selector. */
@@ -87,11 +88,21 @@ function withDialogs(outcome: ActionOutcome, after: PageDialog[], late: PageDial
   return { ...rest, ...(dialogs.length > 0 ? { dialogs } : {}), ...(late.length > 0 ? { lateDialogs: late } : {}) };
 }
 
+/** The action's page did not answer: it asks the user whether to leave (leave-prompt.ts). */
+const HELD = Symbol('held');
+
 /** Acts, and when the action may lead to another page, waits for that page to load. */
 async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: number, request: ContentRequest, action: Action, target: Target): Promise<ActionOutcome> {
   if (!RUNS_PAGE_HANDLERS.has(action)) return askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => rethrow(error, context));
   const navigation = watchNavigation(tab.id);
-  const answer = await askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => error as Error);
+  const answered = askFrame(tab, frameId, request, ActionOutcome).catch((error: unknown) => error as Error);
+  // A link or a script taking the tab away from a page with unsaved changes: the browser asks the user, and the page's answer waits.
+  const held = heldByLeavePrompt(tab, frameId, answered, () => actionRequestsPending(tab.id), context.signal).then((): typeof HELD => HELD);
+  const answer = await Promise.race([answered, held]);
+  if (answer === HELD) {
+    navigation.stop();
+    throw pageHeldTab(tab.url ?? 'acted on');
+  }
   // The page's own refusal (STALE_REF, COVERED …) is an answer; a lost answer may mean the page left.
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
   const announced = !(answer instanceof Error) && answer.navigates === true;

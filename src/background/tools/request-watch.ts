@@ -214,6 +214,11 @@ export function linkTakenOver(tabId: number): void {
   if (watch) watch.scriptMayStartUntil = Date.now() + TAKEN_OVER_LINK_MS;
 }
 
+/** Whether a request the tab's last action set off is still under way (as far as the browser has reported). */
+export function actionRequestsPending(tabId: number): boolean {
+  return (watches.get(tabId)?.requests.pendingCount ?? 0) > 0;
+}
+
 /** The action failed: nothing it set off is waited for. */
 export function forgetActionRequests(tabId: number): void {
   watches.get(tabId)?.stop();

@@ -1,0 +1,79 @@
+/**
+ * The browser's "Leave page?" box. A page that holds unsaved changes (text typed into a form, an
+ * editor) asks the user before it is left, whether a tool navigates the tab or an action follows a
+ * link; the browser shows a box no extension can see or answer, and Jawad must not answer it for
+ * the user: leaving would lose their work. What can be seen of it:
+ * - Chromium holds the page, scripts and all, until the user answers: a one-line script does not
+ *   run within PROBE_MS.
+ * - Firefox runs the page's scripts meanwhile. A navigation a tool asked for does not begin; an
+ *   action stays inside the `beforeunload` it set off, which the page agent marks (LEAVE_ASKED).
+ */
+import browser from 'webextension-polyfill';
+import { LEAVE_ASKED } from '../../content/installed-flags';
+import { JawadError } from '../../protocol';
+import { pause } from './pause';
+
+/** How long the page may take to run a one-line script before it is taken to be held. */
+const PROBE_MS = 500;
+/** How long an action may go unanswered before its page is looked at. */
+const ACTION_UNANSWERED_MS = 1_000;
+
+/**
+ * The error a tool answers with when the page being left kept the tab, `url`: it is most likely
+ * asking the user whether to leave.
+ */
+export function pageHeldTab(url: string): JawadError {
+  return new JawadError(
+    'EXECUTION_ERROR',
+    `The page ${url} did not let the tab leave it: it is most likely asking the user whether to leave (a “Leave page?” box, which pages show while they hold unsaved changes, such as text typed into a form). Only the user can answer it: ask them whether to stay (and save their changes first) or to leave. Until it is answered the page may not answer either.`,
+    { url, held: true },
+  );
+}
+
+type FrameSeen = 'held' | 'asked' | 'free';
+
+/**
+ * What the frame shows of the box within PROBE_MS: `held`, it runs no script (Chromium); `asked`,
+ * an action of its page agent is inside the `beforeunload` it set off (Firefox); `free`, neither,
+ * or the browser keeps extensions out of the page.
+ */
+async function probeFrame(tabId: number, frameId: number): Promise<FrameSeen> {
+  const ran = browser.scripting
+    .executeScript({ target: { tabId, frameIds: [frameId] }, func: (flag: string) => flag in globalThis, args: [LEAVE_ASKED], injectImmediately: true })
+    .then(([frame]): FrameSeen => (frame?.result === true ? 'asked' : 'free'), (): FrameSeen => 'free');
+  return Promise.race([ran, pause(PROBE_MS).then((): FrameSeen => 'held')]);
+}
+
+/**
+ * Whether the page of the frame runs no script within PROBE_MS: held by the box (Chromium). A page
+ * that answers, or one the browser keeps extensions out of, is not.
+ */
+export async function pageRunsNoScript(tabId: number, frameId = 0): Promise<boolean> {
+  return (await probeFrame(tabId, frameId)) === 'held';
+}
+
+/**
+ * For an action its page has not `answered` for ACTION_UNANSWERED_MS: resolves once the page is
+ * seen asking whether to leave; never, when the answer comes first (or the step stops). Chromium's
+ * held page must stay held for two probes on the page it acted on (`url`), with none of the
+ * action's requests under way (`requestsPending`): a click whose handler waits on a synchronous
+ * request, or computes for a moment, holds the page too.
+ */
+export async function heldByLeavePrompt(tab: { id: number; url?: string }, frameId: number, answered: Promise<unknown>, requestsPending: () => boolean, signal: AbortSignal): Promise<void> {
+  let over = false;
+  void answered.finally(() => (over = true));
+  const stopped = () => over || signal.aborted;
+  await Promise.race([answered, pause(ACTION_UNANSWERED_MS, signal)]);
+  let heldBefore = false;
+  while (!stopped()) {
+    const seen = await probeFrame(tab.id, frameId);
+    if (stopped()) break;
+    if (seen === 'asked') return;
+    const stillThere = (await browser.tabs.get(tab.id).catch(() => undefined))?.url === tab.url;
+    const held = seen === 'held' && stillThere && !requestsPending();
+    if (held && heldBefore && !stopped()) return;
+    heldBefore = held;
+    if (!held) await Promise.race([answered, pause(PROBE_MS, signal)]);
+  }
+  return new Promise<never>(() => {});
+}
