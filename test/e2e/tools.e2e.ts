@@ -72,6 +72,14 @@ for (const browserName of browsersUnderTest()) {
 
       const tabs = (await runTool(jawad, 'list_tabs')).data as Array<{ url: string; active: boolean }>;
       expect(tabs.find((tab) => tab.active)?.url).toBe(`${fixtures.url}/article.html`);
+
+      // An address within the page only scrolls it, opened again too while the tab shows it (nothing loads).
+      const section = `${fixtures.url}/article.html#costs`;
+      for (const time of ['first', 'again']) {
+        const jumped = await runTool(jawad, 'open_url', { url: section });
+        expect(jumped.status, time).toMatch(/^open_url succeeded/);
+        expect(jumped.data).toMatchObject({ url: section });
+      }
     });
 
     it('refuses bad parameters and unknown tools with the standard error codes', async () => {

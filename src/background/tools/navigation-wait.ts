@@ -217,8 +217,10 @@ export function watchNavigation(tabId: number) {
       let probe: ReturnType<typeof setTimeout> | undefined;
       try {
         const { loading: wasLoading, url: left } = await before;
-        // Nothing loaded instead of the page being left: Firefox then begins nothing; Chromium reports the tab loading, and holds the page.
-        const keptOnPageLeft = (tab: Tabs.Tab) => tab.url === left && !loads.requested(tabId);
+        // Nothing loaded instead of the page being left: Firefox then begins nothing; Chromium reports
+        // the tab loading, and holds the page. An address of that very document with a #fragment only scrolls it.
+        const scrollsOnly = goingTo !== undefined && left !== undefined && (URL.parse(goingTo)?.hash ?? '') !== '' && sameDocument(goingTo, left);
+        const keptOnPageLeft = (tab: Tabs.Tab) => !scrollsOnly && tab.url === left && !loads.requested(tabId);
         const holds = () => browser.tabs.get(tabId).then(async (tab) => keptOnPageLeft(tab) && (await pageRunsNoScript(tabId)), () => false);
         if (asked) probe = setTimeout(() => void holds().then((holding) => (held = holding)), NAVIGATION_START_MS);
         const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;

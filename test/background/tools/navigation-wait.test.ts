@@ -193,6 +193,13 @@ describe('waiting for the page a navigation opens', () => {
     await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false });
   });
 
+  it('takes the very address the tab shows, with a #fragment, for a jump within the page (nothing begins in Firefox), not a page that kept the tab', async () => {
+    browser.state.tab = { ...browser.state.tab, url: 'https://shop.example/cart#total' };
+    const arrival = navigateTab(7, async () => {}, signal, 'https://shop.example/cart#total');
+    await vi.advanceTimersByTimeAsync(1_100);
+    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false });
+  });
+
   it('says the page being left kept the tab when nothing begins (Firefox behind its “Leave page?” box)', async () => {
     const kept = navigateTab(7, async () => {}, signal);
     const failed = expect(kept).rejects.toThrow(/did not let the tab leave it: it is most likely asking the user whether to leave/);
