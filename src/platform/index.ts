@@ -27,6 +27,8 @@ export const PANEL_NAME = BROWSER === 'firefox' ? 'sidebar' : 'side panel';
 
 /** How long after the page answered an action a request it started may still be reported (src/background/tools/request-watch.ts). */
 export const REQUEST_REPORT_LAG_MS = BROWSER === 'firefox' ? firefox.REQUEST_REPORT_LAG_MS : chromium.REQUEST_REPORT_LAG_MS;
+/** As long, at least, before a snapshot, which reads the page meanwhile (src/background/tools/request-watch.ts). */
+export const REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS = BROWSER === 'firefox' ? firefox.REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS : chromium.REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS;
 
 /** How long after the tab shows a navigation's page its load may still be reported (src/background/tools/navigation-wait.ts). */
 export const PAGE_LOAD_REPORT_LAG_MS = BROWSER === 'firefox' ? firefox.PAGE_LOAD_REPORT_LAG_MS : chromium.PAGE_LOAD_REPORT_LAG_MS;

@@ -22,6 +22,8 @@ export function openPanel(windowId: number): Promise<void> {
 
 /** Chromium reports a request an action started before the page's answer arrives (−9 to 0 ms here). */
 export const REQUEST_REPORT_LAG_MS = 0;
+/** Nor later before a snapshot. */
+export const REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS = 0;
 
 /** Chromium reports a page's load before the tab shows the page. */
 export const PAGE_LOAD_REPORT_LAG_MS = 0;

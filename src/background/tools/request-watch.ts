@@ -10,8 +10,9 @@
  * (Chromium reports them first). Firefox reports a request a few milliseconds after the page's
  * answer, so the watch goes on listening after the action and the tab's next tool call (a
  * snapshot, another action) waits for what it caught, giving a late report as long as reports
- * lately took (at least REQUEST_REPORT_LAG_MS) from the answer — nothing more for an action that
- * started nothing when the next call comes later than that (a model's answer takes far longer).
+ * lately took (at least REQUEST_REPORT_LAG_MS; a snapshot, which reads the page meanwhile, at least
+ * REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS) from the answer — nothing more for an action that started
+ * nothing when the next call comes later than that (a model's answer takes far longer).
  * A click that opens another page is followed there: the requests the new page sends as it opens
  * (a navigation tree built by script) are part of what the click led to, and the tab's next call
  * gives the new page's script a moment (OPENING_MS) to start them, since it may do so only after
@@ -19,7 +20,7 @@
  */
 import browser, { type WebRequest } from 'webextension-polyfill';
 import { CAPS, childRequestId, Settled } from '../../protocol';
-import { REQUEST_REPORT_LAG_MS } from '../../platform';
+import { REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS, REQUEST_REPORT_LAG_MS } from '../../platform';
 import { askPageAgent, type TargetTab } from '../page-scripts';
 import { noteDialogs } from './dialog-aftermath';
 import { pause } from './pause';
@@ -227,10 +228,12 @@ export function forgetActionRequests(tabId: number): void {
 /**
  * How long (ms) a request of the tab's last action, none of which was reported yet, may still be
  * reported or, on the page it opened, still start: 0 when none can (no answer yet, or the time passed).
+ * `atLeastMs`: after the answer, however quickly reports lately came.
  */
-function requestsMayStillCome(watch: ActionRequests): number {
+function requestsMayStillCome(watch: ActionRequests, atLeastMs = 0): number {
   if (watch.answeredAt === 0) return 0;
-  return Math.max(reportsLeft(watch.answeredAt), openingLeft(watch), reportsLeft(watch.scriptMayStartUntil));
+  const floorLeft = Math.max(0, watch.answeredAt + atLeastMs - Date.now());
+  return Math.max(reportsLeft(watch.answeredAt), openingLeft(watch), reportsLeft(watch.scriptMayStartUntil), floorLeft);
 }
 
 /** How long (ms) a request started by `moment` may still be reported, as late as reports lately came; 0 when there is no moment (0). */
@@ -254,7 +257,7 @@ function openingLeft(watch: ActionRequests): number {
  */
 export async function readAfterLastAction<T>(tab: TargetTab, requestId: string, signal: AbortSignal, read: () => Promise<T>): Promise<{ value: T; unanswered: number }> {
   const watch = watches.get(tab.id);
-  const mayStillCome = watch?.requests.freshCount === 0 ? requestsMayStillCome(watch) : 0;
+  const mayStillCome = watch?.requests.freshCount === 0 ? requestsMayStillCome(watch, REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS) : 0;
   if (watch && mayStillCome > 0) {
     const [early] = await Promise.all([read(), pause(mayStillCome, signal)]);
     if (watch.requests.freshCount === 0) {
