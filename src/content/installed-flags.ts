@@ -7,6 +7,6 @@ export const READER_INSTALLED = '__jawadReaderInstalled';
 export const PAGE_AGENT_INSTALLED = '__jawadPageAgent';
 /**
  * Set while an action of the page agent is held inside the `beforeunload` it set off: the page asks
- * the user whether to leave (Firefox runs the frame's other scripts meanwhile; see leave-asked.ts).
+ * the user whether to leave (Firefox runs the frame's other scripts meanwhile; see src/background/tools/leave-prompt.ts).
  */
 export const LEAVE_ASKED = '__jawadLeaveAsked';

@@ -45,11 +45,11 @@ async function probeFrame(tabId: number, frameId: number): Promise<FrameSeen> {
 }
 
 /**
- * Whether the page of the frame runs no script within PROBE_MS: held by the box (Chromium). A page
- * that answers, or one the browser keeps extensions out of, is not.
+ * Whether the tab's page runs no script within PROBE_MS: held by the box (Chromium). A page that
+ * answers, or one the browser keeps extensions out of, is not.
  */
-export async function pageRunsNoScript(tabId: number, frameId = 0): Promise<boolean> {
-  return (await probeFrame(tabId, frameId)) === 'held';
+export async function pageRunsNoScript(tabId: number): Promise<boolean> {
+  return (await probeFrame(tabId, 0)) === 'held';
 }
 
 /**
