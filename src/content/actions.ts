@@ -252,7 +252,9 @@ function watchLeaving(): { certain(): boolean; end(): { leaving: boolean; to?: s
   };
   // Fired once a navigation committed within the document: intercepted, or history.pushState.
   const onStayed = () => void (leaving = false);
-  // Until the action returns: a "Leave page?" box holds it inside this event (see LEAVE_ASKED).
+  // Until the action returns: a "Leave page?" box holds it inside this event (see LEAVE_ASKED). A
+  // mark left by a box the user answered before (a tool's navigation, the user's own) is not this action's.
+  delete leaveFlag[LEAVE_ASKED];
   const onBeforeUnload = () => void (leaveFlag[LEAVE_ASKED] = true);
   const navigation = navigationApi();
   addEventListener('click', onClick);

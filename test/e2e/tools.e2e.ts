@@ -82,6 +82,27 @@ for (const browserName of browsersUnderTest()) {
       }
     });
 
+    it('goes back and forward between entries a page made of itself at one address (a photo viewer Back closes)', async () => {
+      const { jawad, fixtures } = suite;
+      const gallery = await jawad.openTab(`${fixtures.url}/photo-viewer.html`);
+      // The user opens a photo: the page adds an entry of the same address to the tab's history.
+      await gallery.click('text=Severn bore at dawn');
+      await gallery.waitForSelector('#viewer:not([hidden])');
+      await openView(jawad.sidebar, 'Tools');
+      await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('section.tools select[name=tool] option').length > 0, null, 'the tool list');
+      const viewerShown = () => gallery.$eval('#viewer', (viewer) => !(viewer as HTMLElement).hidden);
+
+      const back = await runTool(jawad, 'go_back');
+      expect(back.status).toMatch(/^go_back succeeded/);
+      expect(back.data).toMatchObject({ url: `${fixtures.url}/photo-viewer.html` });
+      expect(await viewerShown()).toBe(false);
+
+      const forward = await runTool(jawad, 'go_forward');
+      expect(forward.status).toMatch(/^go_forward succeeded/);
+      expect(await viewerShown()).toBe(true);
+      expect(await gallery.$eval('#caption', (caption) => caption.textContent)).toBe('Showing: Severn bore at dawn');
+    });
+
     it('refuses bad parameters and unknown tools with the standard error codes', async () => {
       const { jawad } = suite;
       const before = await activeTabUrl(jawad);

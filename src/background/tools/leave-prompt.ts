@@ -5,11 +5,13 @@
  * the user: leaving would lose their work. What can be seen of it:
  * - Chromium holds the page, scripts and all, until the user answers: a one-line script does not
  *   run within PROBE_MS.
- * - Firefox runs the page's scripts meanwhile. A navigation a tool asked for does not begin; an
- *   action stays inside the `beforeunload` it set off, which the page agent marks (LEAVE_ASKED).
+ * - Firefox runs the page's scripts meanwhile. A navigation a tool asked for does not begin, and an
+ *   action stays inside the `beforeunload` it set off. The page agent marks that event during an
+ *   action, and `watchLeavePrompt` during a tool's navigation (LEAVE_ASKED): nothing beginning is no
+ *   sign by itself, as going back to an entry of the same page and address (history.pushState) begins nothing either.
  */
 import browser from 'webextension-polyfill';
-import { LEAVE_ASKED } from '../../content/installed-flags';
+import { LEAVE_ASKED, LEAVE_WATCH } from '../../content/installed-flags';
 import { JawadError } from '../../protocol';
 import { pause } from './pause';
 
@@ -45,11 +47,37 @@ async function probeFrame(tabId: number, frameId: number): Promise<FrameSeen> {
 }
 
 /**
- * Whether the tab's page runs no script within PROBE_MS: held by the box (Chromium). A page that
- * answers, or one the browser keeps extensions out of, is not.
+ * Whether the tab's page is seen asking whether to leave: it runs no script within PROBE_MS
+ * (Chromium), or it was asked to unload under `watchLeavePrompt` and is still there (Firefox). A
+ * page that answers, or one the browser keeps extensions out of, is not.
  */
-export async function pageRunsNoScript(tabId: number): Promise<boolean> {
-  return (await probeFrame(tabId, 0)) === 'held';
+export async function pageAsksToLeave(tabId: number): Promise<boolean> {
+  return (await probeFrame(tabId, 0)) !== 'free';
+}
+
+/**
+ * In the isolated world of a frame: clears LEAVE_ASKED and, `on`, marks the page's next
+ * `beforeunload` with it (one listener, kept on the global, however often armed), or stops marking.
+ */
+function markUnload(asked: string, watch: string, on: boolean): void {
+  const scope = globalThis as unknown as Record<string, (() => void) | boolean | undefined>;
+  delete scope[asked];
+  const mark = (scope[watch] as (() => void) | undefined) ?? (() => void (scope[asked] = true));
+  scope[watch] = mark;
+  if (on) addEventListener('beforeunload', mark);
+  else removeEventListener('beforeunload', mark);
+}
+
+/**
+ * Before a tool asks the browser to navigate the tab: marks the page's `beforeunload` (LEAVE_ASKED)
+ * until the returned `stop` is called, which the wait calls once it knows the page did not unload.
+ * A page the browser keeps extensions out of is not marked: nothing there can ask.
+ */
+export async function watchLeavePrompt(tabId: number): Promise<{ stop(): void }> {
+  const arm = (on: boolean) => browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: markUnload, args: [LEAVE_ASKED, LEAVE_WATCH, on], injectImmediately: true }).then(() => undefined, () => undefined);
+  // A page held already (by a box of its own) runs no script: the navigation is not kept waiting on it.
+  await Promise.race([arm(true), pause(PROBE_MS)]);
+  return { stop: () => void arm(false) };
 }
 
 /**

@@ -14,7 +14,7 @@
 import browser, { type Tabs, type WebRequest } from 'webextension-polyfill';
 import { JawadError } from '../../protocol';
 import { PAGE_LOAD_REPORT_LAG_MS } from '../../platform';
-import { pageHeldTab, pageRunsNoScript } from './leave-prompt';
+import { pageAsksToLeave, pageHeldTab, watchLeavePrompt } from './leave-prompt';
 import { pause } from './pause';
 import { handedToServiceWorker } from './service-worker';
 
@@ -36,6 +36,8 @@ export interface Arrival {
   failed?: string;
   /** The page being left did not let the tab go: it asks the user first (leave-prompt.ts). */
   held?: true;
+  /** Nothing loaded, but the page moved the tab to another address of its own (history.pushState, a router's intercepted navigation). */
+  withinPage?: true;
 }
 
 /** A page that could not be loaded: the browser's reason, and the address it failed at. */
@@ -221,12 +223,15 @@ export function watchNavigation(tabId: number) {
         // the tab loading, and holds the page. An address of that very document with a #fragment only scrolls it.
         const scrollsOnly = goingTo !== undefined && left !== undefined && (URL.parse(goingTo)?.hash ?? '') !== '' && sameDocument(goingTo, left);
         const keptOnPageLeft = (tab: Tabs.Tab) => !scrollsOnly && tab.url === left && !loads.requested(tabId);
-        const holds = () => browser.tabs.get(tabId).then(async (tab) => keptOnPageLeft(tab) && (await pageRunsNoScript(tabId)), () => false);
+        const holds = () => browser.tabs.get(tabId).then(async (tab) => keptOnPageLeft(tab) && (await pageAsksToLeave(tabId)), () => false);
         if (asked) probe = setTimeout(() => void holds().then((holding) => (held = holding)), NAVIGATION_START_MS);
         const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;
         const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
         if (begun(first)) return await untilLoaded(tabId, signal, { loads, left, goingTo, from: first, held: () => held });
-        return asked && keptOnPageLeft(first) ? { tab: first, stillLoading: false, held: true } : undefined;
+        // Nothing began: the page moved the tab within itself (which Chromium reports as loading and
+        // Firefox does not), asks whether to leave (Firefox), or the tab went to an entry of the page it shows.
+        if (first.url !== left) return { tab: first, stillLoading: false, withinPage: true };
+        return asked && keptOnPageLeft(first) && (held || (await pageAsksToLeave(tabId))) ? { tab: first, stillLoading: false, held: true } : undefined;
       } finally {
         clearTimeout(probe);
         stop();
@@ -243,14 +248,18 @@ export function watchNavigation(tabId: number) {
  */
 export async function navigateTab(tabId: number, go: () => Promise<unknown>, signal: AbortSignal, goingTo?: string): Promise<Arrival> {
   const navigation = watchNavigation(tabId);
+  let leavePrompt: { stop(): void } | undefined;
   try {
-    await navigation.ready();
+    [, leavePrompt] = await Promise.all([navigation.ready(), watchLeavePrompt(tabId)]);
     await go();
   } catch (error) {
     navigation.stop();
+    leavePrompt?.stop();
     throw error;
   }
   const arrival = await navigation.settle(signal, true, true, goingTo);
+  // The page is still there (it kept the tab, or the tab went to another entry of it): it is no longer watched.
+  if (!arrival || arrival.held || arrival.withinPage) leavePrompt.stop();
   if (arrival?.held) throw pageHeldTab(arrival.tab.url ?? 'being left');
   if (arrival) return arrival;
   const tab = await browser.tabs.get(tabId);

@@ -28,9 +28,20 @@ const browser = vi.hoisted(() => {
   };
   const fail = (details: RequestDetails) => request('onErrorOccurred', details);
   const listening = () => listeners.size + Object.values(requestListeners).reduce((sum, map) => sum + map.size, 0);
-  /** A page held by the browser's box runs no script until the box is answered. */
-  const page = { held: false };
-  const scripting = { executeScript: vi.fn(() => (page.held ? new Promise(() => {}) : Promise.resolve([{ result: true }]))) };
+  /**
+   * The page: held by the browser's box, it runs no script until the box is answered (Chromium);
+   * `asks`, it was asked to unload and asks the user, running on (Firefox); `watched`, the tool's
+   * navigation marks its unloading (watchLeavePrompt).
+   */
+  const page = { held: false, asks: false, watched: false };
+  const scripting = {
+    executeScript: vi.fn(({ args }: { args: unknown[] }) => {
+      if (page.held) return new Promise(() => {});
+      // The watch is armed or stopped (the marks' names and on/off), or the probe reads the mark.
+      if (args.length === 3) page.watched = args[2] === true;
+      return Promise.resolve([{ result: args.length === 3 ? undefined : page.watched && page.asks }]);
+    }),
+  };
   return { tabs, webRequest, scripting, page, state, change, request, fail, listening };
 });
 // Firefox's figure: its reports of a page's load may come after the tab shows the page.
@@ -46,7 +57,7 @@ describe('waiting for the page a navigation opens', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     browser.state.tab = { id: 7, url: 'https://shop.example/cart', title: 'Cart', status: 'complete' };
-    browser.page.held = false;
+    Object.assign(browser.page, { held: false, asks: false, watched: false });
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -190,7 +201,8 @@ describe('waiting for the page a navigation opens', () => {
   it('answers at once with the tab as it is when no load begins (a jump within the page), after giving it a second', async () => {
     const arrival = navigateTab(7, async () => browser.change({ url: 'https://shop.example/cart#total' }), signal);
     await vi.advanceTimersByTimeAsync(1_100);
-    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false });
+    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false, withinPage: true });
+    expect(browser.page.watched).toBe(false);
   });
 
   it('takes the very address the tab shows, with a #fragment, for a jump within the page (nothing begins in Firefox), not a page that kept the tab', async () => {
@@ -200,8 +212,8 @@ describe('waiting for the page a navigation opens', () => {
     await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false });
   });
 
-  it('says the page being left kept the tab when nothing begins (Firefox behind its “Leave page?” box)', async () => {
-    const kept = navigateTab(7, async () => {}, signal);
+  it('says the page being left kept the tab when nothing begins and the page asks whether to leave (Firefox behind its “Leave page?” box)', async () => {
+    const kept = navigateTab(7, async () => void (browser.page.asks = true), signal);
     const failed = expect(kept).rejects.toThrow(/did not let the tab leave it: it is most likely asking the user whether to leave/);
     await vi.advanceTimersByTimeAsync(1_100);
     await failed;
@@ -209,9 +221,18 @@ describe('waiting for the page a navigation opens', () => {
     expect(browser.listening()).toBe(0);
   });
 
+  it('takes a move to another entry of the page it shows (history.pushState, one address) for no navigation, and stops watching the page', async () => {
+    const arrival = navigateTab(7, async () => expect(browser.page.watched).toBe(true), signal);
+    await vi.advanceTimersByTimeAsync(1_100);
+    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart' }), stillLoading: false });
+    expect(browser.page.watched).toBe(false);
+  });
+
   it('says so within two seconds when the tab reports loading but loads nothing and its page runs no script (Chromium, held by the box)', async () => {
-    browser.page.held = true;
-    const kept = navigateTab(7, async () => browser.change({ status: 'loading' }), signal);
+    const kept = navigateTab(7, async () => {
+      browser.page.held = true;
+      browser.change({ status: 'loading' });
+    }, signal);
     const failed = expect(kept).rejects.toBeInstanceOf(JawadError);
     await vi.advanceTimersByTimeAsync(1_600);
     await failed;
