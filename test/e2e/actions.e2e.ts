@@ -238,6 +238,36 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('#state', (el) => el.textContent)).toBe("ran: SELECT name FROM customers\nWHERE city = 'Berlin' LIMIT 1");
     });
 
+    it('writes in a real ProseMirror editor so that the editor’s own document follows: replaced, typed on, a new paragraph, a list item the editor splits itself', async () => {
+      ensurePackages(['node-prosemirror-view', 'node-prosemirror-schema-basic', 'node-prosemirror-schema-list']);
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/prosemirror-editor.html`);
+      await page.waitForSelector('#notes .ProseMirror');
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(text).toMatch(/^- textbox "Notes" \[ref=e\d+\] \[editable\].*Pack the charts\./m);
+      const notes = findRef(text, 'textbox', 'Notes');
+      // What the app stores is ProseMirror's document, not the page's text.
+      const saved = async () => {
+        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Save') });
+        return page.$eval('#saved', (line) => line.textContent);
+      };
+
+      expect((await tool(jawad, 'fill', { ref: notes, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
+      expect(await saved()).toBe('saved: Ferry at 7:40');
+      await tool(jawad, 'type_text', { ref: notes, text: ' from Pier 3' });
+      await tool(jawad, 'press_key', { ref: notes, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: notes, text: 'Bring' });
+      expect(await saved()).toBe('saved: Ferry at 7:40 from Pier 3 | Bring');
+
+      // The editor's own list command; Enter inside a list item is the editor's, which splits it itself.
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Bullet list') });
+      await tool(jawad, 'type_text', { ref: notes, text: ' tide tables' });
+      await tool(jawad, 'press_key', { ref: notes, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: notes, text: 'Flask' });
+      expect(await saved()).toBe('saved: Ferry at 7:40 from Pier 3 | • Bring tide tables | • Flask');
+      expect((await tool(jawad, 'get', { ref: notes, what: 'value' })).data).toMatchObject({ result: expect.stringMatching(/^Ferry at 7:40 from Pier 3\s+Bring tide tables\s+Flask$/) });
+    });
+
     it('answers a click only once the view it loaded by script is on the page, with what that view fetched in turn', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
@@ -320,6 +350,8 @@ for (const browserName of browsersUnderTest()) {
       for (const [role, name, shown, address] of [['link', 'Archive', '2 conversations.', /view=archive$/], ['button', 'Newest in the archive', '1 conversation.', /view=newest$/]] as const) {
         const { reply, after } = await actThenRead(role, name);
         expect(reply?.navigates, name).toBeUndefined();
+        // Where the tab now is, in both browsers (Chromium reports the move as a load, Firefox does not).
+        expect(reply?.navigatedTo, name).toMatch(address);
         expect(after).toContain(shown);
         expect(page.url()).toMatch(address);
       }

@@ -19,6 +19,10 @@ const VENDOR: Record<string, string> = {
   '/vendor/codemirror.js': '/usr/share/javascript/codemirror/lib/codemirror.js',
   '/vendor/codemirror.css': '/usr/share/javascript/codemirror/lib/codemirror.css',
   '/vendor/codemirror-sql.js': '/usr/share/javascript/codemirror/mode/sql/sql.js',
+  // Debian's ProseMirror (node-prosemirror-*): ES modules, found by the fixture's import map.
+  ...Object.fromEntries(['model', 'transform', 'state', 'view', 'schema-basic', 'schema-list'].map((name) => [`/vendor/prosemirror/${name}.js`, `/usr/share/nodejs/prosemirror-${name}/dist/index.es.js`])),
+  '/vendor/prosemirror/orderedmap.js': '/usr/share/nodejs/prosemirror-model/node_modules/orderedmap/index.es.js',
+  '/vendor/prosemirror/prosemirror.css': '/usr/share/nodejs/prosemirror-view/style/prosemirror.css',
   // Workbox, the service-worker library most offline sites are built with: its loader and the modules it loads.
   '/vendor/workbox/workbox-sw.js': join(MODULES, 'workbox-sw/build/workbox-sw.js'),
   ...Object.fromEntries(['core', 'routing', 'strategies'].map((name) => [`/vendor/workbox/workbox-${name}.prod.js`, join(MODULES, `workbox-${name}/build/workbox-${name}.prod.js`)])),

@@ -8,7 +8,8 @@
  * Typing, and editors (contenteditable): each edit is announced with a cancelable `beforeinput`
  * first, because editors such as Lexical, Slate and ProseMirror cancel it and apply the edit to
  * their own model. If the page lets it through, `execCommand` makes the edit, which the browser
- * follows with a real `input` event (`execCommand` itself sends no beforeinput, in either browser).
+ * follows with a real `input` event (Chromium's `execCommand` sends no beforeinput; Firefox's does,
+ * and the page is kept from hearing of the edit twice).
  */
 import { JawadError } from '../../protocol/errors';
 import { visibleContent } from '../snapshot/name';
@@ -63,11 +64,27 @@ function refuseUneditable(element: Element, label: string): void {
   if (!isEditable(element)) throw new JawadError('EXECUTION_ERROR', `${label} is a ${element.localName}, not a field that can be typed into.`);
 }
 
+/**
+ * execCommand, with the page told of the edit once: Firefox announces an execCommand edit with a
+ * `beforeinput` of its own, after the one the page already let through (`announce`), and editors
+ * that leave a typed character to the browser and apply it to their model for each such event
+ * (Slate's native path) typed it twice. The browser's own is kept from the page.
+ */
+function execCommandAnnounced(command: string, argument: string | undefined): boolean {
+  const hush = (event: Event) => event.stopImmediatePropagation();
+  addEventListener('beforeinput', hush, { capture: true });
+  try {
+    return document.execCommand(command, false, argument);
+  } finally {
+    removeEventListener('beforeinput', hush, { capture: true });
+  }
+}
+
 /** Runs the edit the browser would make, or a plain DOM equivalent when execCommand refuses. */
 function applyEdit(target: Element, type: EditType, data: string | null): void {
   const command = { insertText: 'insertText', insertParagraph: 'insertParagraph', insertLineBreak: 'insertText', deleteContentBackward: 'delete', deleteContentForward: 'forwardDelete' }[type];
   const argument = type === 'insertLineBreak' ? '\n' : (data ?? undefined);
-  if (document.execCommand(command, false, argument)) return;
+  if (execCommandAnnounced(command, argument)) return;
   if (isTextField(target) && (type === 'insertText' || type === 'insertLineBreak')) {
     target.setRangeText(argument ?? '', target.selectionStart ?? target.value.length, target.selectionEnd ?? target.value.length, 'end');
     target.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: type, data }));
@@ -92,8 +109,7 @@ export function edit(target: Element, type: EditType, data: string | null = null
  */
 function caretToEnd(element: Element): boolean {
   if (!isTextField(element)) {
-    getSelection()?.selectAllChildren(element);
-    getSelection()?.collapseToEnd();
+    getSelection()?.collapse(...endOfText(element));
     return true;
   }
   try {
@@ -101,6 +117,34 @@ function caretToEnd(element: Element): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Whitespace with a line break in it: the source's layout between blocks, not typed text. */
+const SOURCE_LINE_BREAK = /^[ \t\r\n]*\n[ \t\r\n]*$/;
+/** Elements the caret cannot go into: it goes after them. */
+const CARET_STOPS = new Set(['img', 'hr', 'input', 'textarea', 'select', 'button', 'video', 'audio', 'iframe', 'svg', 'canvas', 'object', 'embed']);
+
+/**
+ * Where a click after an editor's last word puts the caret: inside its last line (before the
+ * `<br>` that only holds an empty line open), not after its last block. Firefox keeps a caret
+ * collapsed at the editor's very end there, between blocks, and text typed at it became a block
+ * of its own (ProseMirror made it a new paragraph, and dropped a space typed there); Chromium
+ * moves such a caret into the text by itself.
+ */
+function endOfText(host: Element): [Node, number] {
+  let container: Node = host;
+  for (;;) {
+    const children = Array.from(container.childNodes);
+    // Comments and the source's line breaks between blocks hold no text a person could type after.
+    const lastIndex = children.findLastIndex((child) => child.nodeType === Node.ELEMENT_NODE || (child.nodeType === Node.TEXT_NODE && child.textContent !== '' && !SOURCE_LINE_BREAK.test(child.textContent!)));
+    const last = children[lastIndex];
+    if (!last) return [container, children.length];
+    if (last.nodeType === Node.TEXT_NODE) return [last, (last as Text).length];
+    const element = last as HTMLElement;
+    if (element.localName === 'br') return [container, lastIndex];
+    if (CARET_STOPS.has(element.localName) || !element.isContentEditable) return [container, lastIndex + 1];
+    container = element;
   }
 }
 
