@@ -268,6 +268,31 @@ for (const browserName of browsersUnderTest()) {
       expect((await tool(jawad, 'get', { ref: notes, what: 'value' })).data).toMatchObject({ result: expect.stringMatching(/^Ferry at 7:40 from Pier 3\s+Bring tide tables\s+Flask$/) });
     });
 
+    it('writes in CKEditor 4, which edits in a frame of its own under its own toolbar, and the form sends the HTML it wrote', async () => {
+      ensurePackages(['ckeditor']);
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/ckeditor-reply.html`);
+      await page.waitForFunction(() => (window as unknown as { CKEDITOR?: { instances: Record<string, { status: string }> } }).CKEDITOR?.instances.message?.status === 'ready');
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // Inside the editor's frame, the text box a person sees, holding its text.
+      expect(text).toMatch(/^- iframe "Editor, message" \[frame=\w+\]\n {2}- textbox "Editor, message" \[ref=f\d+e\d+\] \[editable\] value="Thanks for writing\."$/m);
+      const editor = findRef(text, 'textbox', 'Editor, message');
+
+      expect((await tool(jawad, 'fill', { ref: editor, text: 'Ferry at 7:40' })).data).toMatchObject({ value: expect.stringMatching(/^Ferry at 7:40\n?$/) });
+      await tool(jawad, 'type_text', { ref: editor, text: ' from Pier 3' });
+      await tool(jawad, 'press_key', { ref: editor, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: editor, text: 'Bring ' });
+      // Bold with nothing selected: what is typed next is bold, in the style the editor holds the caret in.
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Bold') });
+      expect((await tool(jawad, 'type_text', { ref: editor, text: 'tide tables' })).data).toMatchObject({ value: 'Ferry at 7:40 from Pier 3\n\nBring tide tables' });
+
+      expect((await tool(jawad, 'click', { ref: findRef(text, 'button', 'Send reply') })).data?.navigates).toBe(true);
+      // What the server got: the editor's HTML, every step in it.
+      const request = fixtures.requests.findLast((sent) => sent.url.startsWith('/ckeditor-reply.html?'));
+      const message = new URLSearchParams(request?.url.split('?')[1]).get('message');
+      expect(message?.replace(/\s*\n\s*/g, '')).toBe('<p>Ferry at 7:40 from Pier 3</p><p>Bring&nbsp;<strong>tide tables</strong></p>');
+    });
+
     it('answers a click only once the view it loaded by script is on the page, with what that view fetched in turn', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);

@@ -27,7 +27,12 @@ const VENDOR: Record<string, string> = {
   '/vendor/workbox/workbox-sw.js': join(MODULES, 'workbox-sw/build/workbox-sw.js'),
   ...Object.fromEntries(['core', 'routing', 'strategies'].map((name) => [`/vendor/workbox/workbox-${name}.prod.js`, join(MODULES, `workbox-${name}/build/workbox-${name}.prod.js`)])),
 };
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.json': 'application/json' };
+/** Whole trees of Debian's web libraries whose script loads its own parts (plugins, skins, languages) beside it. */
+const VENDOR_TREES: Record<string, string> = {
+  // Debian's CKEditor 4 (ckeditor): the classic editor, which edits in a frame of its own.
+  '/vendor/ckeditor/': '/usr/share/javascript/ckeditor/',
+};
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif', '.json': 'application/json' };
 
 /** Captures of real sites (test/fixtures/real-sites/SOURCES.md), stored gzipped. */
 const CAPTURES = join(FIXTURES, 'real-sites');
@@ -92,9 +97,19 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
   };
 }
 
+/** The vendored library file at `path`, if any (never outside its tree). */
+function vendored(path: string): string | undefined {
+  if (VENDOR[path]) return VENDOR[path];
+  const [prefix, root] = Object.entries(VENDOR_TREES).find(([start]) => path.startsWith(start)) ?? [];
+  if (prefix === undefined || root === undefined) return undefined;
+  const file = normalize(join(root, path.slice(prefix.length)));
+  return file.startsWith(root) ? file : undefined;
+}
+
 /** A fixture file (or a real site's capture, or a vendored library) at `path`. */
 function serveFile(path: string, response: ServerResponse): void {
-  const file = VENDOR[path] ?? normalize(join(FIXTURES, path));
+  const vendor = vendored(path);
+  const file = vendor ?? normalize(join(FIXTURES, path));
   if (file.startsWith(CAPTURES) && !existsSync(file) && existsSync(`${file}.gz`)) {
     const html = gunzipSync(readFileSync(`${file}.gz`)).toString('latin1');
     // A page that names its encoding (Shift_JIS, EUC-JP …) is read in it; the rest as UTF-8.
@@ -102,7 +117,7 @@ function serveFile(path: string, response: ServerResponse): void {
     response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(deadExternalRefs(html), 'latin1');
     return;
   }
-  if ((!VENDOR[path] && !file.startsWith(FIXTURES)) || !existsSync(file) || !statSync(file).isFile()) {
+  if ((!vendor && !file.startsWith(FIXTURES)) || !existsSync(file) || !statSync(file).isFile()) {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     return;
   }

@@ -43,9 +43,15 @@ export function isEditable(element: Element): boolean {
   return isTextField(element) ? !element.readOnly && !element.disabled : editingHost(element) !== null;
 }
 
-/** What a text field or an editor holds now. */
+/** Characters editors put in their text to hold the caret (CKEditor's fillers), which nobody sees or typed. */
+const INVISIBLE = /[\u200b\ufeff]/g;
+
+/**
+ * What a text field or an editor holds now. An editor writes a space typed at the end of a line,
+ * or after another, as a no-break space (it would collapse otherwise): it reads as the space it was.
+ */
 export function textOf(element: Element): string {
-  return isTextField(element) ? element.value : (element as HTMLElement).innerText;
+  return isTextField(element) ? element.value : (element as HTMLElement).innerText.replace(INVISIBLE, '').replace(/\u00a0/g, ' ');
 }
 
 /** Sets a field's value as the user would have typed it: input (inputType insertReplacementText), and change when done. */
@@ -109,7 +115,7 @@ export function edit(target: Element, type: EditType, data: string | null = null
  */
 function caretToEnd(element: Element): boolean {
   if (!isTextField(element)) {
-    getSelection()?.collapse(...endOfText(element));
+    if (!caretAfterText(element)) getSelection()?.collapse(...endOfText(element));
     return true;
   }
   try {
@@ -146,6 +152,23 @@ function endOfText(host: Element): [Node, number] {
     if (CARET_STOPS.has(element.localName) || !element.isContentEditable) return [container, lastIndex + 1];
     container = element;
   }
+}
+
+/**
+ * Whether the caret already stands after the editor's last text, inside a line: there it stays, as
+ * the editor may have put a style to type in around it (CKEditor's Bold with nothing selected
+ * leaves an empty `<strong>` holding the caret in Firefox, a filler character in Chromium).
+ */
+function caretAfterText(host: Element): boolean {
+  const selection = getSelection();
+  if (!selection?.isCollapsed || selection.rangeCount === 0) return false;
+  const { endContainer, endOffset } = selection.getRangeAt(0);
+  if (endContainer === host || !host.contains(endContainer)) return false;
+  const rest = document.createRange();
+  rest.setStart(endContainer, endOffset);
+  rest.setEnd(host, host.childNodes.length);
+  const after = rest.cloneContents();
+  return (after.textContent ?? '').replace(INVISIBLE, '').replace(/[\r\n]/g, '') === '' && !after.querySelector([...CARET_STOPS].join(','));
 }
 
 function insertKeyText(target: Element, text: string, caretPlaced: boolean): void {
