@@ -217,6 +217,8 @@ export function watchNavigation(tabId: number) {
     async settle(signal: AbortSignal, expected: boolean, asked = false, goingTo?: string): Promise<Arrival | undefined> {
       let held = false;
       let probe: ReturnType<typeof setTimeout> | undefined;
+      /** The probe of the page being left, once started: its answer is also the last check's. */
+      let probing: Promise<boolean> | undefined;
       try {
         const { loading: wasLoading, url: left } = await before;
         // Nothing loaded instead of the page being left: Firefox then begins nothing; Chromium reports
@@ -224,14 +226,19 @@ export function watchNavigation(tabId: number) {
         const scrollsOnly = goingTo !== undefined && left !== undefined && (URL.parse(goingTo)?.hash ?? '') !== '' && sameDocument(goingTo, left);
         const keptOnPageLeft = (tab: Tabs.Tab) => !scrollsOnly && tab.url === left && !loads.requested(tabId);
         const holds = () => browser.tabs.get(tabId).then(async (tab) => keptOnPageLeft(tab) && (await pageAsksToLeave(tabId)), () => false);
-        if (asked) probe = setTimeout(() => void holds().then((holding) => (held = holding)), NAVIGATION_START_MS);
+        if (asked) {
+          probe = setTimeout(() => {
+            probing = holds();
+            void probing.then((holding) => (held = holding));
+          }, NAVIGATION_START_MS);
+        }
         const begun = (tab: Tabs.Tab) => started || (tab.status === 'loading' && !wasLoading) || loads.failure(tabId) !== undefined;
         const first = await pollTab(tabId, begun, expected ? NAVIGATION_START_MS : 0, signal);
         if (begun(first)) return await untilLoaded(tabId, signal, { loads, left, goingTo, from: first, held: () => held });
         // Nothing began: the page moved the tab within itself (which Chromium reports as loading and
         // Firefox does not), asks whether to leave (Firefox), or the tab went to an entry of the page it shows.
         if (first.url !== left) return { tab: first, stillLoading: false, withinPage: true };
-        return asked && keptOnPageLeft(first) && (held || (await pageAsksToLeave(tabId))) ? { tab: first, stillLoading: false, held: true } : undefined;
+        return asked && keptOnPageLeft(first) && (await (probing ?? pageAsksToLeave(tabId))) ? { tab: first, stillLoading: false, held: true } : undefined;
       } finally {
         clearTimeout(probe);
         stop();

@@ -130,6 +130,7 @@ function caretToEnd(element: Element): boolean {
 const SOURCE_LINE_BREAK = /^[ \t\r\n]*\n[ \t\r\n]*$/;
 /** Elements the caret cannot go into: it goes after them. */
 const CARET_STOPS = new Set(['img', 'hr', 'input', 'textarea', 'select', 'button', 'video', 'audio', 'iframe', 'svg', 'canvas', 'object', 'embed']);
+const CARET_STOP_SELECTOR = [...CARET_STOPS].join(',');
 
 /**
  * Where a click after an editor's last word puts the caret: inside its last line (before the
@@ -168,7 +169,7 @@ function caretAfterText(host: Element): boolean {
   rest.setStart(endContainer, endOffset);
   rest.setEnd(host, host.childNodes.length);
   const after = rest.cloneContents();
-  return (after.textContent ?? '').replace(INVISIBLE, '').replace(/[\r\n]/g, '') === '' && !after.querySelector([...CARET_STOPS].join(','));
+  return (after.textContent ?? '').replace(INVISIBLE, '').replace(/[\r\n]/g, '') === '' && !after.querySelector(CARET_STOP_SELECTOR);
 }
 
 function insertKeyText(target: Element, text: string, caretPlaced: boolean): void {
