@@ -238,6 +238,54 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('#state', (el) => el.textContent)).toBe("ran: SELECT name FROM customers\nWHERE city = 'Berlin' LIMIT 1");
     });
 
+    it('types into Ace, which hears the keys through a field that follows its cursor and draws its text on the next frame, and the app applies what it shows', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/ace-editor.html`);
+      await page.waitForSelector('#config .ace_text-input');
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // The editor's box, holding the text it shows (not the boxes of text it measures characters with).
+      expect(text).toMatch(/^- textbox \[ref=e\d+\] \[editable\] value="retries: 3"$/m);
+      const editor = findRef(text, 'textbox', /.*/);
+      // What the app applies is Ace's document, not the page's text.
+      const applied = async () => {
+        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Apply') });
+        return page.$eval('#state', (line) => line.textContent);
+      };
+
+      // The value told back is what the editor shows once it has drawn the change.
+      expect((await tool(jawad, 'fill', { ref: editor, text: 'retries: 5\ntimeout: 30' })).data).toMatchObject({ value: 'retries: 5 timeout: 30' });
+      expect(await applied()).toBe('applied: retries: 5\ntimeout: 30');
+      expect((await tool(jawad, 'type_text', { ref: editor, text: '0\nmode: fast' })).data).toMatchObject({ value: 'retries: 5 timeout: 300 mode: fast' });
+      await tool(jawad, 'press_key', { ref: editor, keys: 'Backspace' });
+      expect(await applied()).toBe('applied: retries: 5\ntimeout: 300\nmode: fas');
+      expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: 'retries: 5 timeout: 300 mode: fas' });
+    });
+
+    it('writes in a real CodeMirror 6 editor, which reads each change back from the page into its own document: replaced, typed on, a new line, a deletion', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/codemirror6-editor.html`);
+      await page.waitForSelector('#script .cm-content');
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // The text box a person sees, holding its text (not its line numbers).
+      expect(text).toMatch(/^- textbox "Script" \[ref=e\d+\] \[editable\] value="print\(\\"hello\\"\)"$/m);
+      const script = findRef(text, 'textbox', 'Script');
+      // What the app runs is CodeMirror's document, not the page's text.
+      const ran = async () => {
+        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Run') });
+        return page.$eval('#state', (line) => line.textContent);
+      };
+
+      expect((await tool(jawad, 'fill', { ref: script, text: 'total = 0\nfor n in range(3):' })).data).toMatchObject({ value: 'total = 0\nfor n in range(3):' });
+      expect(await ran()).toBe('ran: total = 0\nfor n in range(3):');
+      await tool(jawad, 'press_key', { ref: script, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: script, text: '    total += nn' });
+      await tool(jawad, 'press_key', { ref: script, keys: 'Backspace' });
+      // A line break typed is the editor's Enter, as a person's is: the new line keeps the indentation of the one before.
+      await tool(jawad, 'type_text', { ref: script, text: '\nprint(total)' });
+      expect(await ran()).toBe('ran: total = 0\nfor n in range(3):\n    total += n\n    print(total)');
+      expect((await tool(jawad, 'get', { ref: script, what: 'value' })).data).toMatchObject({ result: 'total = 0\nfor n in range(3):\n    total += n\n    print(total)' });
+    });
+
     it('writes in a real ProseMirror editor so that the editor’s own document follows: replaced, typed on, a new paragraph, a list item the editor splits itself', async () => {
       ensurePackages(['node-prosemirror-view', 'node-prosemirror-schema-basic', 'node-prosemirror-schema-list']);
       const { jawad, fixtures } = suite;
@@ -278,7 +326,7 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toMatch(/^- iframe "Editor, message" \[frame=\w+\]\n {2}- textbox "Editor, message" \[ref=f\d+e\d+\] \[editable\] value="Thanks for writing\."$/m);
       const editor = findRef(text, 'textbox', 'Editor, message');
 
-      expect((await tool(jawad, 'fill', { ref: editor, text: 'Ferry at 7:40' })).data).toMatchObject({ value: expect.stringMatching(/^Ferry at 7:40\n?$/) });
+      expect((await tool(jawad, 'fill', { ref: editor, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
       await tool(jawad, 'type_text', { ref: editor, text: ' from Pier 3' });
       await tool(jawad, 'press_key', { ref: editor, keys: 'Enter' });
       await tool(jawad, 'type_text', { ref: editor, text: 'Bring ' });
@@ -291,6 +339,38 @@ for (const browserName of browsersUnderTest()) {
       const request = fixtures.requests.findLast((sent) => sent.url.startsWith('/ckeditor-reply.html?'));
       const message = new URLSearchParams(request?.url.split('?')[1]).get('message');
       expect(message?.replace(/\s*\n\s*/g, '')).toBe('<p>Ferry at 7:40 from Pier 3</p><p>Bring&nbsp;<strong>tide tables</strong></p>');
+    });
+
+    it('writes in a real Lexical editor, which makes each edit itself from what the browser announces: replaced, typed on, a new paragraph, bold, a list item', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/lexical-editor.html`);
+      await page.waitForSelector('#notes p');
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(text).toMatch(/^- textbox "Notes" \[ref=e\d+\] \[editable\].*Pack the charts\./m);
+      const notes = findRef(text, 'textbox', 'Notes');
+      // What the app stores is Lexical's document, not the page's text.
+      const saved = async () => {
+        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Save') });
+        return page.$eval('#saved', (line) => line.textContent);
+      };
+
+      expect((await tool(jawad, 'fill', { ref: notes, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
+      expect(await saved()).toBe('saved: Ferry at 7:40');
+      await tool(jawad, 'type_text', { ref: notes, text: ' from Pier 3' });
+      await tool(jawad, 'press_key', { ref: notes, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: notes, text: 'Bring ' });
+      // Bold with nothing selected: what is typed next is bold, in the format the editor holds for the caret.
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Bold') });
+      await tool(jawad, 'type_text', { ref: notes, text: 'tide tables' });
+      expect(await saved()).toBe('saved: Ferry at 7:40 from Pier 3 | Bring *tide tables*');
+
+      // The editor's own list command; Enter in a list item is the editor's, which makes the next item.
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Bullet list') });
+      await tool(jawad, 'press_key', { ref: notes, keys: 'Enter' });
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Bold') });
+      await tool(jawad, 'type_text', { ref: notes, text: 'Flask' });
+      expect(await saved()).toBe('saved: Ferry at 7:40 from Pier 3 | • Bring *tide tables* | • Flask');
+      expect((await tool(jawad, 'get', { ref: notes, what: 'value' })).data).toMatchObject({ result: expect.stringMatching(/^Ferry at 7:40 from Pier 3\s+Bring tide tables\s+Flask$/) });
     });
 
     it('answers a click only once the view it loaded by script is on the page, with what that view fetched in turn', async () => {

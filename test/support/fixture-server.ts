@@ -27,10 +27,12 @@ const VENDOR: Record<string, string> = {
   '/vendor/workbox/workbox-sw.js': join(MODULES, 'workbox-sw/build/workbox-sw.js'),
   ...Object.fromEntries(['core', 'routing', 'strategies'].map((name) => [`/vendor/workbox/workbox-${name}.prod.js`, join(MODULES, `workbox-${name}/build/workbox-${name}.prod.js`)])),
 };
-/** Whole trees of Debian's web libraries whose script loads its own parts (plugins, skins, languages) beside it. */
+/** Whole trees of web libraries whose script loads its own parts (plugins, skins, languages) beside it. */
 const VENDOR_TREES: Record<string, string> = {
   // Debian's CKEditor 4 (ckeditor): the classic editor, which edits in a frame of its own.
   '/vendor/ckeditor/': '/usr/share/javascript/ckeditor/',
+  // Ace (ace-builds from npm; not in Debian): the editor and the modes and themes it loads beside it.
+  '/vendor/ace/': join(MODULES, 'ace-builds/src-min-noconflict/'),
 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif', '.json': 'application/json' };
 
@@ -97,9 +99,32 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
   };
 }
 
+/**
+ * ES module packages from node_modules for a fixture's import map (`"@lexical/": "/vendor/npm/@lexical/"`):
+ * `/vendor/npm/<package>[/<subpath>]` is the file the package's `exports` name for it, in its production build,
+ * as a bundler would pick it.
+ */
+const NPM_MODULES = '/vendor/npm/';
+type ExportTarget = string | { production?: ExportTarget; browser?: ExportTarget; import?: ExportTarget; default?: ExportTarget };
+
+function npmModule(path: string): string | undefined {
+  const [scopeOrName = '', ...rest] = path.slice(NPM_MODULES.length).split('/');
+  const [name, subpath] = scopeOrName.startsWith('@') ? [`${scopeOrName}/${rest[0]}`, rest.slice(1)] : [scopeOrName, rest];
+  const root = join(MODULES, name);
+  if (!root.startsWith(`${MODULES}/`) || !existsSync(join(root, 'package.json'))) return undefined;
+  const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports?: ExportTarget | Record<string, ExportTarget> };
+  // `exports` names subpaths ("./signals": …), or is the package's one entry itself ({ import: … }).
+  const bySubpath = typeof exports === 'object' && Object.keys(exports).some((key) => key.startsWith('.'));
+  let target = bySubpath ? (exports as Record<string, ExportTarget>)[['.', ...subpath].join('/')] : subpath.length === 0 ? exports : undefined;
+  while (target !== undefined && typeof target !== 'string') target = target.production ?? target.browser ?? target.import ?? target.default;
+  const file = target === undefined ? undefined : normalize(join(root, target));
+  return file?.startsWith(root) ? file : undefined;
+}
+
 /** The vendored library file at `path`, if any (never outside its tree). */
 function vendored(path: string): string | undefined {
   if (VENDOR[path]) return VENDOR[path];
+  if (path.startsWith(NPM_MODULES)) return npmModule(path);
   const [prefix, root] = Object.entries(VENDOR_TREES).find(([start]) => path.startsWith(start)) ?? [];
   if (prefix === undefined || root === undefined) return undefined;
   const file = normalize(join(root, path.slice(prefix.length)));

@@ -14,7 +14,7 @@
 import { JawadError } from '../../protocol/errors';
 import { visibleContent } from '../snapshot/name';
 import { isEditingHost, typedThrough } from '../snapshot/roles';
-import { afterFrameworks, keyboardEvent, NO_MODIFIERS, prepare, tapKey, type Modifiers } from './gestures';
+import { afterFrameworks, afterNextFrame, keyboardEvent, NO_MODIFIERS, prepare, tapKey, type Modifiers } from './gestures';
 
 const MAX_KEYSTROKES = 2_000;
 /** Keystrokes after this many stop waiting for the page between keys, so long texts stay quick. */
@@ -51,7 +51,29 @@ const INVISIBLE = /[\u200b\ufeff]/g;
  * or after another, as a no-break space (it would collapse otherwise): it reads as the space it was.
  */
 export function textOf(element: Element): string {
-  return isTextField(element) ? element.value : (element as HTMLElement).innerText.replace(INVISIBLE, '').replace(/\u00a0/g, ' ');
+  if (isTextField(element)) return element.value;
+  const text = (element as HTMLElement).innerText;
+  return (text.endsWith('\n') && endsInUnseenBreak(element) ? text.slice(0, -1) : text).replace(INVISIBLE, '').replace(/\u00a0/g, ' ');
+}
+
+/** The block a node's line belongs to: its nearest ancestor that is not laid out inline. */
+function blockOf(node: Node): Element | null {
+  let element = node.parentElement;
+  while (element && getComputedStyle(element).display.startsWith('inline')) element = element.parentElement;
+  return element;
+}
+
+/**
+ * Whether the editor's text ends in a `<br>` after text of the same line. That break shows no line
+ * of its own (editors leave one there to hold the line open: Firefox's `<br type="_moz">`), but
+ * innerText counts it as a line break.
+ */
+function endsInUnseenBreak(host: Element): boolean {
+  const shown = (node: Node) => node.nodeName === 'BR' || (node.nodeType === Node.TEXT_NODE && /\S/.test((node.textContent ?? '').replace(INVISIBLE, '')));
+  const walker = document.createTreeWalker(host, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  let [previous, last]: Array<Node | null> = [null, null];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (shown(node)) [previous, last] = [last, node];
+  return last?.nodeName === 'BR' && previous?.nodeType === Node.TEXT_NODE && blockOf(previous) === blockOf(last);
 }
 
 /** Sets a field's value as the user would have typed it: input (inputType insertReplacementText), and change when done. */
@@ -285,6 +307,7 @@ async function editThrough(box: Element, field: HTMLTextAreaElement, label: stri
   else if (replace) edit(field, 'deleteContentBackward');
   lastKeyUp(field, text);
   await afterFrameworks();
+  await afterNextFrame();
   // What the editor shows, as the snapshot reads it: its text, not its line numbers.
   return { value: visibleContent(box, undefined) };
 }

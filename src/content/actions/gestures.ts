@@ -19,6 +19,15 @@ export const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
  */
 export const afterFrameworks = () => pause(0);
 
+/** A hidden tab draws no frames: past this, a frame is not waited for. */
+const FRAME_WAIT_MS = 100;
+
+/**
+ * Lets an editor that draws its text itself on the next frame (Ace) draw what it was told. Callbacks
+ * run in the order they were asked for, so this one runs after the page's own.
+ */
+export const afterNextFrame = () => Promise.race([new Promise<void>((done) => requestAnimationFrame(() => done())), pause(FRAME_WAIT_MS)]);
+
 /** Polls until found returns something, or the time is up (then undefined). */
 export async function waitFor<T>(found: () => T | null | undefined, timeoutMs: number): Promise<T | undefined> {
   const deadline = performance.now() + timeoutMs;
