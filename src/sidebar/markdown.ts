@@ -19,6 +19,19 @@ const ALLOWED_TAGS = [
 ];
 const ALLOWED_ATTR = ['href', 'title', 'alt', 'src', 'start', 'align', 'class', 'colspan', 'rowspan'];
 
+/**
+ * Each block takes its direction from its own text: an answer in Arabic or Hebrew reads right to
+ * left, an English line inside it left to right. Code is always left to right.
+ */
+const TEXT_BLOCKS = 'p, h1, h2, h3, h4, h5, h6, li, th, td';
+/**
+ * Blocks of blocks (a list's bullets, a table's columns) follow their first words. `dir="auto"`
+ * cannot tell them: it skips text inside children that have a direction of their own.
+ */
+const BLOCKS_OF_BLOCKS = 'ul, ol, table, blockquote';
+/** Text whose first letter is of a script written right to left. */
+const RIGHT_TO_LEFT = /^[^\p{L}]*[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
+
 let hooksInstalled = false;
 
 function installHooks(): void {
@@ -59,6 +72,9 @@ export function renderMarkdown(markdown: string): DocumentFragment {
   });
   // After sanitising: a button swapped in during the walk would itself be removed (not markdown).
   for (const image of fragment.querySelectorAll('img')) image.replaceWith(blockedImage(image));
+  for (const block of fragment.querySelectorAll(TEXT_BLOCKS)) block.setAttribute('dir', 'auto');
+  for (const block of fragment.querySelectorAll(BLOCKS_OF_BLOCKS)) block.setAttribute('dir', RIGHT_TO_LEFT.test(block.textContent ?? '') ? 'rtl' : 'ltr');
+  for (const code of fragment.querySelectorAll('pre')) code.setAttribute('dir', 'ltr');
   return fragment;
 }
 

@@ -176,6 +176,53 @@ for (const browserName of browsersUnderTest()) {
       expect(retryBody.messages.at(-1)!.content).toBe('Count slowly');
     });
 
+    it('reads a conversation in Arabic right to left: the question typed, each block of the answer by its own text, code left to right, the title in history', async () => {
+      const { sidebar } = suite.jawad;
+      await sidebar.click('.top-bar nav button', 'New chat');
+      suite.provider.enqueue({
+        kind: 'openai-stream',
+        chunks: ['نهر **سيفرن** هو أطول نهر في بريطانيا.\n\n', '- يبلغ طوله 354 كم\n- The Severn Bore is a tidal wave.\n\n', '```js\nconst length = 354;\n```\n'],
+      });
+      // As it is typed: the message box reads right to left once its text does.
+      await sidebar.fill('#composer-input', 'ما هو أطول نهر في بريطانيا؟');
+      expect(await sidebar.eval((win) => win.getComputedStyle(win.document.querySelector('#composer-input')!).direction, null)).toBe('rtl');
+      await sidebar.pressEnter('#composer-input');
+      expect((await waitForAnswer(sidebar)).status).toBe('complete');
+
+      const layout = await sidebar.eval((win) => {
+        const last = (selector: string) => Array.from(win.document.querySelectorAll(selector)).at(-1)!;
+        const [question, answer] = [last('article.message.user'), last('article.message.assistant')];
+        const direction = (element: Element) => win.getComputedStyle(element).direction;
+        // Where a block's text stands in its box: a right-to-left paragraph's ends at the box's right edge.
+        const textEdges = (block: Element) => {
+          const range = win.document.createRange();
+          range.selectNodeContents(block);
+          const [text, box] = [range.getBoundingClientRect(), block.getBoundingClientRect()];
+          return { fromLeft: Math.round(text.left - box.left), fromRight: Math.round(box.right - text.right) };
+        };
+        const paragraph = answer.querySelector('.markdown p')!;
+        return {
+          question: direction(question.querySelector('.user-text')!),
+          paragraph: direction(paragraph),
+          paragraphEdges: textEdges(paragraph),
+          list: direction(answer.querySelector('.markdown ul')!),
+          items: Array.from(answer.querySelectorAll('.markdown li'), direction),
+          code: direction(answer.querySelector('.markdown pre')!),
+        };
+      }, null);
+      expect(layout).toMatchObject({ question: 'rtl', paragraph: 'rtl', list: 'rtl', items: ['rtl', 'ltr'], code: 'ltr' });
+      expect(layout.paragraphEdges.fromRight).toBeLessThanOrEqual(1);
+      expect(layout.paragraphEdges.fromLeft).toBeGreaterThan(20);
+
+      await openView(sidebar, 'History');
+      const title = await sidebar.eval((win) => {
+        const span = Array.from(win.document.querySelectorAll('.history .conversation-title span')).find((element) => element.textContent?.startsWith('ما هو'));
+        return span && win.getComputedStyle(span).direction;
+      }, null);
+      expect(title).toBe('rtl');
+      await backToChat(sidebar);
+    });
+
     it('lists conversations, deletes one, and clears all history', async () => {
       await suite.jawad.sidebar.click('.top-bar nav button', 'New chat');
       suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Noted.'] });

@@ -27,6 +27,7 @@ export function Composer() {
       </label>
       <textarea
         id="composer-input"
+        dir="auto"
         rows={3}
         placeholder={connection.value === 'connected' ? 'Ask about this page… (Enter to send, Shift+Enter for a new line)' : 'Reconnecting… you can keep typing'}
         value={draft.value}

@@ -39,7 +39,7 @@ function SearchResults({ query, hits }: { query: string; hits: SearchHit[] }) {
         <li key={`${hit.kind}:${hit.id}`} data-kind={hit.kind}>
           <button type="button" class="conversation-title search-hit" onClick={() => openConversation(hit.conversationId, hit.messageId)}>
             <span class="hit-title">
-              {hit.conversationTitle}
+              <span dir="auto">{hit.conversationTitle}</span>
               {hit.kind === 'step' && <span class="hit-kind"> · agent step</span>}
               {hit.kind === 'report' && <span class="hit-kind"> · research report</span>}
             </span>
@@ -85,7 +85,7 @@ function ConversationRow({ conversation, current }: { conversation: Conversation
         <RenameForm conversation={conversation} done={() => setRenaming(false)} />
       ) : (
         <button type="button" class="conversation-title" onClick={() => openConversation(id)}>
-          {title}
+          <span dir="auto">{title}</span>
           <time dateTime={new Date(updatedAt).toISOString()}>{new Date(updatedAt).toLocaleString()}</time>
         </button>
       )}

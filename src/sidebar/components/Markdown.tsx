@@ -28,5 +28,5 @@ export function Markdown({ text }: { text: string }) {
     element.textContent = text; // plain text until the renderer arrives: safe, and readable
     void loadMarkdownRenderer().then(() => setReady(true));
   }, [text, ready]);
-  return <div class="markdown" ref={container} onClick={(event) => void renderer?.loadImageOnClick(event)} />;
+  return <div class="markdown" dir="auto" ref={container} onClick={(event) => void renderer?.loadImageOnClick(event)} />;
 }

@@ -25,7 +25,7 @@ function Thinking({ text, live }: { text: string; live: boolean }) {
       <summary>
         <Icon name="thinking" /> {live ? 'Thinking…' : 'Thinking'}
       </summary>
-      <p class="reasoning-text">{text}</p>
+      <p class="reasoning-text" dir="auto">{text}</p>
     </details>
   );
 }
@@ -64,7 +64,7 @@ export function UsedContextList({ items }: { items: UsedContext[] }) {
         {items.map((item) => (
           <li key={`${item.kind}:${item.id}`} data-kind={item.kind} data-source={item.source}>
             <span class="provenance">{origin(item)}</span>
-            <span class="context-text">{item.text}</span>
+            <span class="context-text" dir="auto">{item.text}</span>
             <span class="row-actions">
               {item.conversationId && (
                 <button type="button" class="link-button" onClick={() => openConversation(item.conversationId!, item.id)}>
@@ -98,7 +98,7 @@ export function MessageItem({ message, steps, canRetry, cost, focused }: { messa
     >
       {message.page && <PageChip page={message.page} />}
       {message.reasoning && <Thinking text={message.reasoning} live={message.status === 'streaming' && message.content === ''} />}
-      {isUser ? <p class="user-text">{message.content}</p> : <Markdown text={message.content} />}
+      {isUser ? <p class="user-text" dir="auto">{message.content}</p> : <Markdown text={message.content} />}
       {!isUser && message.context && message.context.length > 0 && <UsedContextList items={message.context} />}
       {!isUser && <ActionLog steps={steps} />}
       {message.status === 'streaming' && message.content === '' && !message.reasoning && steps.length === 0 && <p class="thinking">Thinking…</p>}
