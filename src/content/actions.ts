@@ -16,7 +16,7 @@ import { LEAVE_ASKED } from './installed-flags';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
-import { visibleContent } from './snapshot/name';
+import { editorText } from './snapshot/name';
 import { typedThrough } from './snapshot/roles';
 import { secretOf } from './secret';
 import { visibleHtml } from './visible-html';
@@ -109,13 +109,11 @@ function keyEffect(target: Element, key: string, modifiers: Modifiers): string |
  */
 async function press(resolved: Resolved, keys: string): Promise<ActionOutcome> {
   const { key, modifiers } = parseKeys(keys);
-  let target = resolved.isPage ? (deepActiveElement() ?? document.body) : resolved.element;
-  if (!resolved.isPage) {
-    target = await prepare(target, resolved.label);
-    (target as HTMLElement).focus?.({ preventScroll: true });
-  }
-  // Keys go where the editor listens: a contenteditable's host, a code editor's unseen field.
+  let target = resolved.isPage ? (deepActiveElement() ?? document.body) : await prepare(resolved.element, resolved.label);
+  // Keys go where the editor listens: a contenteditable's host, a code editor's unseen field, which
+  // must hold the focus (Monaco takes keys only while it has it).
   target = typedThrough(target) ?? editingHost(target) ?? target;
+  if (!resolved.isPage) (target as HTMLElement).focus?.({ preventScroll: true });
   const accepted = target.dispatchEvent(keyboardEvent('keydown', key, modifiers));
   const producesCharacter = key === 'Enter' || [...key].length === 1;
   const pressed = accepted && (!producesCharacter || target.dispatchEvent(keyboardEvent('keypress', key, modifiers)));
@@ -161,7 +159,7 @@ function scroll(resolved: Resolved, options: ActOptions): ActionOutcome {
 function valueOf(element: Element): string | null {
   if (isTextField(element) || element.localName === 'select') return (element as HTMLInputElement).value;
   if (editingHost(element)) return textOf(element);
-  if (typedThrough(element)) return visibleContent(element, undefined);
+  if (typedThrough(element)) return editorText(element, undefined);
   return widgetValue(element) ?? (element as HTMLInputElement).value ?? null;
 }
 

@@ -22,6 +22,21 @@ async function refsByTestId(jawad: JawadBrowser): Promise<Record<string, string>
 
 const appState = (page: Page) => page.$eval('#state', (el) => el.textContent ?? '');
 
+/**
+ * An editor's app opened and read: the snapshot's text, and what the app keeps (`record`: a click
+ * on its button, then the line it writes out the editor's own document to).
+ */
+async function openEditorApp(jawad: JawadBrowser, url: string, ready: string, button: string, kept: string) {
+  const page = await jawad.openTab(url);
+  await page.waitForSelector(ready);
+  const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+  const record = async () => {
+    await tool(jawad, 'click', { ref: findRef(text, 'button', button) });
+    return page.$eval(kept, (line) => line.textContent);
+  };
+  return { text, record };
+}
+
 for (const browserName of browsersUnderTest()) {
   describe(`actions in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
@@ -240,17 +255,11 @@ for (const browserName of browsersUnderTest()) {
 
     it('types into Ace, which hears the keys through a field that follows its cursor and draws its text on the next frame, and the app applies what it shows', async () => {
       const { jawad, fixtures } = suite;
-      const page = await jawad.openTab(`${fixtures.url}/ace-editor.html`);
-      await page.waitForSelector('#config .ace_text-input');
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // What the app applies is Ace's document, not the page's text.
+      const { text, record: applied } = await openEditorApp(jawad, `${fixtures.url}/ace-editor.html`, '#config .ace_text-input', 'Apply', '#state');
       // The editor's box, holding the text it shows (not the boxes of text it measures characters with).
       expect(text).toMatch(/^- textbox \[ref=e\d+\] \[editable\] value="retries: 3"$/m);
       const editor = findRef(text, 'textbox', /.*/);
-      // What the app applies is Ace's document, not the page's text.
-      const applied = async () => {
-        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Apply') });
-        return page.$eval('#state', (line) => line.textContent);
-      };
 
       // The value told back is what the editor shows once it has drawn the change.
       expect((await tool(jawad, 'fill', { ref: editor, text: 'retries: 5\ntimeout: 30' })).data).toMatchObject({ value: 'retries: 5 timeout: 30' });
@@ -261,19 +270,35 @@ for (const browserName of browsersUnderTest()) {
       expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: 'retries: 5 timeout: 300 mode: fas' });
     });
 
+    it('writes in Monaco, which takes typing through an EditContext in Chromium and a field that follows its cursor in Firefox, and hides what it draws from assistive technology', async () => {
+      const { jawad, fixtures } = suite;
+      // What the app deploys is Monaco's document, not the page's text.
+      const { text, record: deployed } = await openEditorApp(jawad, `${fixtures.url}/monaco-editor.html`, 'body[data-ready]', 'Deploy', '#state');
+      // The editor's box, holding the text it draws, without its line numbers.
+      expect(text).toMatch(/^- textbox \[ref=e\d+\] \[editable\] value="def handler\(event\):"$/m);
+      const code = findRef(text, 'textbox', /.*/);
+
+      // A line break in the text is the editor's Enter, as a person's is: Monaco indents after the colon.
+      expect((await tool(jawad, 'fill', { ref: code, text: 'def handler(event):\nreturn event' })).data).toMatchObject({ value: 'def handler(event): return event' });
+      expect(await deployed()).toBe('deployed: def handler(event):\n    return event');
+      expect((await tool(jawad, 'type_text', { ref: code, text: '["body"]x' })).data).toMatchObject({ value: 'def handler(event): return event["body"]x' });
+      expect(await deployed()).toBe('deployed: def handler(event):\n    return event["body"]x');
+      // Keys are the editor's own, heard only while it has the focus (Deploy took it): it deletes and
+      // breaks the line itself, keeping the indentation.
+      expect((await tool(jawad, 'press_key', { ref: code, keys: 'Backspace' })).data).toMatchObject({ result: { defaultPrevented: true } });
+      await tool(jawad, 'press_key', { ref: code, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: code, text: 'log(event)' });
+      expect(await deployed()).toBe('deployed: def handler(event):\n    return event["body"]\n    log(event)');
+      expect((await tool(jawad, 'get', { ref: code, what: 'value' })).data).toMatchObject({ result: 'def handler(event): return event["body"] log(event)' });
+    });
+
     it('writes in a real CodeMirror 6 editor, which reads each change back from the page into its own document: replaced, typed on, a new line, a deletion', async () => {
       const { jawad, fixtures } = suite;
-      const page = await jawad.openTab(`${fixtures.url}/codemirror6-editor.html`);
-      await page.waitForSelector('#script .cm-content');
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // What the app runs is CodeMirror's document, not the page's text.
+      const { text, record: ran } = await openEditorApp(jawad, `${fixtures.url}/codemirror6-editor.html`, '#script .cm-content', 'Run', '#state');
       // The text box a person sees, holding its text (not its line numbers).
       expect(text).toMatch(/^- textbox "Script" \[ref=e\d+\] \[editable\] value="print\(\\"hello\\"\)"$/m);
       const script = findRef(text, 'textbox', 'Script');
-      // What the app runs is CodeMirror's document, not the page's text.
-      const ran = async () => {
-        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Run') });
-        return page.$eval('#state', (line) => line.textContent);
-      };
 
       expect((await tool(jawad, 'fill', { ref: script, text: 'total = 0\nfor n in range(3):' })).data).toMatchObject({ value: 'total = 0\nfor n in range(3):' });
       expect(await ran()).toBe('ran: total = 0\nfor n in range(3):');
@@ -289,16 +314,10 @@ for (const browserName of browsersUnderTest()) {
     it('writes in a real ProseMirror editor so that the editor’s own document follows: replaced, typed on, a new paragraph, a list item the editor splits itself', async () => {
       ensurePackages(['node-prosemirror-view', 'node-prosemirror-schema-basic', 'node-prosemirror-schema-list']);
       const { jawad, fixtures } = suite;
-      const page = await jawad.openTab(`${fixtures.url}/prosemirror-editor.html`);
-      await page.waitForSelector('#notes .ProseMirror');
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // What the app stores is ProseMirror's document, not the page's text.
+      const { text, record: saved } = await openEditorApp(jawad, `${fixtures.url}/prosemirror-editor.html`, '#notes .ProseMirror', 'Save', '#saved');
       expect(text).toMatch(/^- textbox "Notes" \[ref=e\d+\] \[editable\].*Pack the charts\./m);
       const notes = findRef(text, 'textbox', 'Notes');
-      // What the app stores is ProseMirror's document, not the page's text.
-      const saved = async () => {
-        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Save') });
-        return page.$eval('#saved', (line) => line.textContent);
-      };
 
       expect((await tool(jawad, 'fill', { ref: notes, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
       expect(await saved()).toBe('saved: Ferry at 7:40');
@@ -343,16 +362,10 @@ for (const browserName of browsersUnderTest()) {
 
     it('writes in a real Lexical editor, which makes each edit itself from what the browser announces: replaced, typed on, a new paragraph, bold, a list item', async () => {
       const { jawad, fixtures } = suite;
-      const page = await jawad.openTab(`${fixtures.url}/lexical-editor.html`);
-      await page.waitForSelector('#notes p');
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      // What the app stores is Lexical's document, not the page's text.
+      const { text, record: saved } = await openEditorApp(jawad, `${fixtures.url}/lexical-editor.html`, '#notes p', 'Save', '#saved');
       expect(text).toMatch(/^- textbox "Notes" \[ref=e\d+\] \[editable\].*Pack the charts\./m);
       const notes = findRef(text, 'textbox', 'Notes');
-      // What the app stores is Lexical's document, not the page's text.
-      const saved = async () => {
-        await tool(jawad, 'click', { ref: findRef(text, 'button', 'Save') });
-        return page.$eval('#saved', (line) => line.textContent);
-      };
 
       expect((await tool(jawad, 'fill', { ref: notes, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
       expect(await saved()).toBe('saved: Ferry at 7:40');

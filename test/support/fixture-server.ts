@@ -33,6 +33,8 @@ const VENDOR_TREES: Record<string, string> = {
   '/vendor/ckeditor/': '/usr/share/javascript/ckeditor/',
   // Ace (ace-builds from npm; not in Debian): the editor and the modes and themes it loads beside it.
   '/vendor/ace/': join(MODULES, 'ace-builds/src-min-noconflict/'),
+  // Monaco (monaco-editor from npm, VS Code's editor): its AMD build, the loader and the modules it loads.
+  '/vendor/monaco/': join(MODULES, 'monaco-editor/min/'),
 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif', '.json': 'application/json' };
 

@@ -12,8 +12,8 @@
  * and the page is kept from hearing of the edit twice).
  */
 import { JawadError } from '../../protocol/errors';
-import { visibleContent } from '../snapshot/name';
-import { isEditingHost, typedThrough } from '../snapshot/roles';
+import { editorText } from '../snapshot/name';
+import { editContextOf, isEditingHost, typedThrough, type EditContextLike } from '../snapshot/roles';
 import { afterFrameworks, afterNextFrame, keyboardEvent, NO_MODIFIERS, prepare, tapKey, type Modifiers } from './gestures';
 
 const MAX_KEYSTROKES = 2_000;
@@ -39,7 +39,7 @@ export function editingHost(element: Element): HTMLElement | null {
 }
 
 export function isEditable(element: Element): boolean {
-  if (typedThrough(element)) return true;
+  if (typedThrough(element) || editContextOf(element)) return true;
   return isTextField(element) ? !element.readOnly && !element.disabled : editingHost(element) !== null;
 }
 
@@ -128,7 +128,10 @@ function announce(target: Element, type: EditType, data: string | null): boolean
 
 /** One edit: beforeinput, then the edit unless the page cancelled it. */
 export function edit(target: Element, type: EditType, data: string | null = null): void {
-  if (announce(target, type, data)) applyEdit(target, type, data);
+  if (!announce(target, type, data)) return;
+  const context = editContextOf(target);
+  if (context) editContextEdit(context, type, data);
+  else applyEdit(target, type, data);
 }
 
 /**
@@ -290,13 +293,36 @@ function fillEditor(host: HTMLElement, text: string): void {
 /** The modifier of editing commands (select all, to the end) as the platform spells it: ⌘ on a Mac, else Ctrl. */
 const commandKey = (): Modifiers => (/^Mac/.test(navigator.platform) ? { ...NO_MODIFIERS, metaKey: true } : { ...NO_MODIFIERS, ctrlKey: true });
 
+/** What Chromium's EditContext events are made of (TypeScript's DOM types do not have them yet). */
+type TextUpdateInit = { text: string; updateRangeStart: number; updateRangeEnd: number; selectionStart: number; selectionEnd: number };
+type TextUpdateEventClass = new (type: 'textupdate', init: TextUpdateInit) => Event;
+
 /**
- * A code editor typed into through a field nobody sees (CodeMirror 5, Ace; typedThrough): the box
- * is what a person clicks and reads, the field is where the keys go, and the editor applies what
- * arrives there to its own text. Its text is not in the field, so replacing it starts with the
+ * An edit of an element that takes typing through an EditContext (Monaco in Chromium), made as the
+ * browser makes it there: it never changes the page itself. Text, and a deletion, change the
+ * context's text and are told by its `textupdate` event, the only one such an editor hears them
+ * from; a line break is the `beforeinput` alone, which the editor acts on.
+ */
+function editContextEdit(context: EditContextLike, type: EditType, data: string | null): void {
+  if (type === 'insertParagraph' || type === 'insertLineBreak') return;
+  const text = type === 'insertText' ? (data ?? '') : '';
+  let [start, end] = [Math.min(context.selectionStart, context.selectionEnd), Math.max(context.selectionStart, context.selectionEnd)];
+  if (start === end && type === 'deleteContentBackward') start = Math.max(0, start - 1);
+  if (start === end && type === 'deleteContentForward') end = Math.min(context.text.length, end + 1);
+  const caret = start + text.length;
+  context.updateText(start, end, text);
+  context.updateSelection(caret, caret);
+  const TextUpdateEvent = (globalThis as unknown as { TextUpdateEvent: TextUpdateEventClass }).TextUpdateEvent;
+  context.dispatchEvent(new TextUpdateEvent('textupdate', { text, updateRangeStart: start, updateRangeEnd: end, selectionStart: caret, selectionEnd: caret }));
+}
+
+/**
+ * A code editor typed into through a field nobody sees (CodeMirror 5, Ace, Monaco; typedThrough):
+ * the box is what a person clicks and reads, the field is where the keys go, and the editor applies
+ * what arrives there to its own text. Its text is not in the field, so replacing it starts with the
  * editor's own select-all key, and typing after it with its own Ctrl+End.
  */
-async function editThrough(box: Element, field: HTMLTextAreaElement, label: string, text: string, replace: boolean): Promise<{ value: string }> {
+async function editThrough(box: Element, field: HTMLElement, label: string, text: string, replace: boolean): Promise<{ value: string }> {
   await prepare(box, label);
   refuseUneditable(field, label);
   field.focus({ preventScroll: true });
@@ -309,7 +335,7 @@ async function editThrough(box: Element, field: HTMLTextAreaElement, label: stri
   await afterFrameworks();
   await afterNextFrame();
   // What the editor shows, as the snapshot reads it: its text, not its line numbers.
-  return { value: visibleContent(box, undefined) };
+  return { value: editorText(box, undefined) };
 }
 
 /** Replaces the text of a field or editor and reports what it holds afterwards. */

@@ -234,8 +234,37 @@ function spriteSymbol(use: Element): Element | null {
  * only text needs no judging: its text either shows, or is the fallback anyway.)
  */
 export function visibleContent(element: Element, read: ReadAlready | undefined): string {
+  return shownText(element, read) || clean((element as HTMLElement).innerText ?? element.textContent);
+}
+
+function shownText(element: Element, read: ReadAlready | undefined): string {
   const tree = read?.tree?.root.contains(element)
     ? read.tree
     : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range, judgedRoot: read?.judgedRoot });
-  return clean(visibleText(tree, element)) || clean((element as HTMLElement).innerText ?? element.textContent);
+  return clean(visibleText(tree, element));
+}
+
+/**
+ * The text of a code editor typed into through a field, as a person reads it in its box. An editor
+ * that hides all it draws from assistive technology (Monaco, which gives them its text through its
+ * field instead) is read from what it draws, less its gutter of line numbers.
+ */
+export function editorText(box: Element, read: ReadAlready | undefined): string {
+  const shown = shownText(box, read);
+  if (shown) return shown;
+  let drawn = (box as HTMLElement).innerText;
+  const gutters: Element[] = [];
+  for (const hidden of box.querySelectorAll<HTMLElement>('[aria-hidden="true"]')) {
+    const text = hidden.innerText.trim();
+    if (gutters.some((gutter) => gutter.contains(hidden)) || !isLineNumbers(text)) continue;
+    gutters.push(hidden);
+    drawn = drawn.replace(text, '');
+  }
+  return clean(drawn);
+}
+
+/** A column of line numbers: 1, 2, 3… (or from wherever the view starts). */
+function isLineNumbers(text: string): boolean {
+  const numbers = text.split(/\s+/).map(Number);
+  return text !== '' && numbers.every((number, index) => Number.isInteger(number) && (index === 0 || number === numbers[index - 1]! + 1));
 }

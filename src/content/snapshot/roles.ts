@@ -55,22 +55,42 @@ const UNSEEN_PX = 3;
 /** A box this small cannot be an editor's page of text. */
 const EDITOR_MIN = { width: 40, height: 14 };
 
+/** Chromium's EditContext (what TypeScript's DOM types do not have yet): the text an element takes its typing through. */
+export interface EditContextLike extends EventTarget {
+  readonly text: string;
+  readonly selectionStart: number;
+  readonly selectionEnd: number;
+  updateText(rangeStart: number, rangeEnd: number, text: string): void;
+  updateSelection(start: number, end: number): void;
+}
+
+/** The EditContext an element takes its typing through (Monaco's, in Chromium), if any. */
+export function editContextOf(element: Element): EditContextLike | null {
+  return (element as Element & { editContext?: EditContextLike | null }).editContext ?? null;
+}
+
+/** A code editor's field: a `<textarea>`, or an element taking typing through an EditContext. */
+function isTypingField(element: Element | null | undefined): element is HTMLElement {
+  return Boolean(element && (element.localName === 'textarea' || editContextOf(element)));
+}
+
 /**
- * The field a code editor takes its typing through. CodeMirror 5 and Ace draw the text themselves
- * and hear the keyboard through a `<textarea>` that opens their box (its first element, or that
- * element's first), clipped to nothing or transparent. The box is the text box a person sees and
- * types into; the field is where the typing goes. A box with any other control inside is a form,
- * not an editor (a honeypot field in it does not make it one).
+ * The field a code editor takes its typing through. CodeMirror 5, Ace and Monaco draw the text
+ * themselves and hear the keyboard through a `<textarea>` (Monaco in Chromium: an element with an
+ * EditContext) that opens their box (its first element, or that element's first), clipped to
+ * nothing or transparent. The box is the text box a person sees and types into; the field is where
+ * the typing goes. A box with any other control inside is a form, not an editor (a honeypot field
+ * in it does not make it one).
  */
-export function typedThrough(box: Element): HTMLTextAreaElement | undefined {
+export function typedThrough(box: Element): HTMLElement | undefined {
   const first = box.firstElementChild;
-  const field = first?.localName === 'textarea' ? first : first?.firstElementChild?.localName === 'textarea' ? first.firstElementChild : null;
+  const field = isTypingField(first) ? first : isTypingField(first?.firstElementChild) ? first.firstElementChild : null;
   if (!field || !field.checkVisibility({ visibilityProperty: true })) return undefined;
   const around = box.getBoundingClientRect();
   if (around.width < EDITOR_MIN.width || around.height < EDITOR_MIN.height) return undefined;
   if (!isUnseen(field, field === first ? undefined : first!)) return undefined;
   if (box.querySelectorAll('input, select, button, textarea').length > 1) return undefined;
-  return field as HTMLTextAreaElement;
+  return field;
 }
 
 /** Transparent, or of (or clipped by its holder to) next to no size. */

@@ -10,10 +10,10 @@ import type { PageSnapshot, SnapshotRef } from '../../protocol/messages';
 import { layOutRow, type RowCell } from './columns';
 import { inlineRuns, inlineText, isInlineBlock, isTableRow, rowLine, rowSpanOf, spanOf, type InlinePart } from './inline';
 import { clip, pageText, quote } from './page-text';
-import { accessibleName, ariaName, visibleContent } from './name';
+import { accessibleName, ariaName, editorText, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
-import { isInteractive, isTextEditor, roleOf } from './roles';
+import { isInteractive, isTextEditor, roleOf, typedThrough } from './roles';
 import { isListRow, isScroller } from './rows';
 import { destinationOf, iconOf, optionsOf, states, valueOf } from './states';
 import { BackgroundFinder, boxOf, type ChildSpan, type Clip, type ClipChains, clipFor, clippersBelow, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowClipOf, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
@@ -235,7 +235,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   const icon = name || container ? undefined : iconOf(element);
   if (icon) parts.push(`icon=${quote(icon)}`);
   // An editor's value is the text in it; a long one is listed as content below its line instead.
-  const value = valueOf(element, container ? undefined : () => visibleContent(element, read));
+  const value = valueOf(element, container ? undefined : () => (typedThrough(element) ? editorText(element, read) : visibleContent(element, read)));
   if (value) parts.push(`value=${quote(value, VALUE_SHOWN, 'get gives all')}`);
   const options = optionsOf(element);
   if (options) parts.push(options);
