@@ -386,6 +386,49 @@ for (const browserName of browsersUnderTest()) {
       expect((await tool(jawad, 'get', { ref: notes, what: 'value' })).data).toMatchObject({ result: expect.stringMatching(/^Ferry at 7:40 from Pier 3\s+Bring tide tables\s+Flask$/) });
     });
 
+    it('writes in Quill, which reads what the browser changes back into its own document and makes Enter, Backspace and its formats itself', async () => {
+      const { jawad, fixtures } = suite;
+      // What the app stores is Quill's document (a Delta), not the page's text.
+      const { text, record: saved } = await openEditorApp(jawad, `${fixtures.url}/quill-editor.html`, '#notes .ql-editor', 'Save', '#saved');
+      expect(text).toMatch(/^- textbox \[ref=e\d+\] \[editable\] value="Pack the charts\."$/m);
+      const notes = findRef(text, 'textbox', /.*/);
+
+      expect((await tool(jawad, 'fill', { ref: notes, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
+      await tool(jawad, 'type_text', { ref: notes, text: ' from Pier 3' });
+      expect((await tool(jawad, 'press_key', { ref: notes, keys: 'Enter' })).data).toMatchObject({ result: { defaultPrevented: true } });
+      await tool(jawad, 'type_text', { ref: notes, text: 'Bring ' });
+      // Its toolbar's names are Quill's own labels; Bold with nothing selected makes what is typed next bold.
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'bold') });
+      await tool(jawad, 'type_text', { ref: notes, text: 'tide tablesx' });
+      await tool(jawad, 'press_key', { ref: notes, keys: 'Backspace' });
+      expect(await saved()).toBe('saved: Ferry at 7:40 from Pier 3 | Bring *tide tables*');
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'list: bullet') });
+      await tool(jawad, 'press_key', { ref: notes, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: notes, text: 'Flask' });
+      expect(await saved()).toBe('saved: Ferry at 7:40 from Pier 3 | • Bring *tide tables* | • Flask');
+    });
+
+    it('writes in Trix, a custom element with a toolbar of its own, and the form sends the HTML it keeps in a hidden field', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/trix-editor.html`);
+      await page.waitForSelector('trix-editor[trix-id]');
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(text).toMatch(/^- textbox "Message" \[ref=e\d+\] \[editable\] value="Thanks for writing\."$/m);
+      const message = findRef(text, 'textbox', 'Message');
+
+      expect((await tool(jawad, 'fill', { ref: message, text: 'Ferry at 7:40' })).data).toMatchObject({ value: 'Ferry at 7:40' });
+      await tool(jawad, 'type_text', { ref: message, text: ' from Pier 3' });
+      await tool(jawad, 'press_key', { ref: message, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: message, text: 'Bring ' });
+      await tool(jawad, 'click', { ref: findRef(text, 'button', 'Bold') });
+      expect((await tool(jawad, 'type_text', { ref: message, text: 'tide tables' })).data).toMatchObject({ value: 'Ferry at 7:40 from Pier 3\nBring tide tables' });
+
+      expect((await tool(jawad, 'click', { ref: findRef(text, 'button', 'Send reply') })).data?.navigates).toBe(true);
+      // What the server got: Trix's HTML, every step in it (Return in Trix breaks the line inside the block).
+      const request = fixtures.requests.findLast((sent) => sent.url.startsWith('/trix-editor.html?'));
+      expect(new URLSearchParams(request?.url.split('?')[1]).get('message')).toBe('<div>Ferry at 7:40 from Pier 3<br>Bring&nbsp;<strong>tide tables</strong></div>');
+    });
+
     it('answers a click only once the view it loaded by script is on the page, with what that view fetched in turn', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);

@@ -23,6 +23,11 @@ const VENDOR: Record<string, string> = {
   ...Object.fromEntries(['model', 'transform', 'state', 'view', 'schema-basic', 'schema-list'].map((name) => [`/vendor/prosemirror/${name}.js`, `/usr/share/nodejs/prosemirror-${name}/dist/index.es.js`])),
   '/vendor/prosemirror/orderedmap.js': '/usr/share/nodejs/prosemirror-model/node_modules/orderedmap/index.es.js',
   '/vendor/prosemirror/prosemirror.css': '/usr/share/nodejs/prosemirror-view/style/prosemirror.css',
+  // Quill 2 and Trix 2 (npm; neither is in Debian): rich-text editors with their own document models.
+  '/vendor/quill.js': join(MODULES, 'quill/dist/quill.js'),
+  '/vendor/quill.snow.css': join(MODULES, 'quill/dist/quill.snow.css'),
+  '/vendor/trix.js': join(MODULES, 'trix/dist/trix.umd.min.js'),
+  '/vendor/trix.css': join(MODULES, 'trix/dist/trix.css'),
   // Workbox, the service-worker library most offline sites are built with: its loader and the modules it loads.
   '/vendor/workbox/workbox-sw.js': join(MODULES, 'workbox-sw/build/workbox-sw.js'),
   ...Object.fromEntries(['core', 'routing', 'strategies'].map((name) => [`/vendor/workbox/workbox-${name}.prod.js`, join(MODULES, `workbox-${name}/build/workbox-${name}.prod.js`)])),
