@@ -32,6 +32,11 @@ const BLOCKS_OF_BLOCKS = 'ul, ol, table, blockquote';
 /** Text whose first letter is of a script written right to left. */
 const RIGHT_TO_LEFT = /^[^\p{L}]*[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
 
+/** The direction text reads in, by its first letter (digits and punctuation before it have none). */
+export function directionOf(text: string): 'rtl' | 'ltr' {
+  return RIGHT_TO_LEFT.test(text) ? 'rtl' : 'ltr';
+}
+
 let hooksInstalled = false;
 
 function installHooks(): void {
@@ -73,7 +78,7 @@ export function renderMarkdown(markdown: string): DocumentFragment {
   // After sanitising: a button swapped in during the walk would itself be removed (not markdown).
   for (const image of fragment.querySelectorAll('img')) image.replaceWith(blockedImage(image));
   for (const block of fragment.querySelectorAll(TEXT_BLOCKS)) block.setAttribute('dir', 'auto');
-  for (const block of fragment.querySelectorAll(BLOCKS_OF_BLOCKS)) block.setAttribute('dir', RIGHT_TO_LEFT.test(block.textContent ?? '') ? 'rtl' : 'ltr');
+  for (const block of fragment.querySelectorAll(BLOCKS_OF_BLOCKS)) block.setAttribute('dir', directionOf(block.textContent ?? ''));
   for (const code of fragment.querySelectorAll('pre')) code.setAttribute('dir', 'ltr');
   return fragment;
 }

@@ -264,7 +264,7 @@ export function editorText(box: Element, read: ReadAlready | undefined): string 
 }
 
 /** A column of line numbers: 1, 2, 3… (or from wherever the view starts). */
-function isLineNumbers(text: string): boolean {
+export function isLineNumbers(text: string): boolean {
   const numbers = text.split(/\s+/).map(Number);
   return text !== '' && numbers.every((number, index) => Number.isInteger(number) && (index === 0 || number === numbers[index - 1]! + 1));
 }
