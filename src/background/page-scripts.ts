@@ -36,9 +36,43 @@ export function taskTabOf(tab: Pick<Tabs.Tab, 'id' | 'url' | 'windowId' | 'opene
 }
 
 export async function activeTab(windowId: number | undefined): Promise<TaskTab> {
-  const tab = taskTabOf(await queryActiveTab(windowId));
+  const found = await queryActiveTab(windowId);
+  const tab = taskTabOf(found && (await withAddress(found)));
   if (!tab) throw new JawadError('PAGE_UNREADABLE', 'No page is open in this window.');
   return tab;
+}
+
+/** How long a tab a page opened blank is given to get its address. */
+const ADDRESS_WAIT_MS = 10_000;
+const isBlank = (url: string | undefined) => !url || url === 'about:blank';
+
+/**
+ * A tab a page's script opened blank and sends to its address a moment later, once its own server
+ * answers (Jupyter's New notebook: `window.open()`, then `location = …` after the notebook is made),
+ * as it is once it has that address: the step waits for it as a person waits for the page to come,
+ * up to 10 s. A blank tab the user opened is taken as it is.
+ */
+async function withAddress(tab: Tabs.Tab): Promise<Tabs.Tab> {
+  const { id } = tab;
+  if (id === undefined || tab.openerTabId === undefined || !isBlank(tab.url)) return tab;
+  let listener: ((tabId: number, change: Tabs.OnUpdatedChangeInfoType) => void) | undefined;
+  const addressed = new Promise<void>((resolve) => {
+    listener = (tabId, change) => {
+      if (tabId === id && !isBlank(change.url)) resolve();
+    };
+    browser.tabs.onUpdated.addListener(listener);
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    // Read again once listening: the address may have come in between.
+    const now = await browser.tabs.get(id).catch(() => undefined);
+    if (!now || !isBlank(now.url)) return now ?? tab;
+    await Promise.race([addressed, new Promise((resolve) => (timer = setTimeout(resolve, ADDRESS_WAIT_MS)))]);
+    return await browser.tabs.get(id).catch(() => tab);
+  } finally {
+    clearTimeout(timer);
+    browser.tabs.onUpdated.removeListener(listener!);
+  }
 }
 
 /**
@@ -92,6 +126,7 @@ export const DIALOG_SHIM_AS_PAGES_OPEN = dialogOpeningFile;
  * parse the whole script again. Resolves with the frames it runs in.
  */
 export async function injectPageScript(tab: TargetTab, script: PageScript, where: Injection = {}): Promise<number[]> {
+  if (tab.url === 'about:blank') throw new JawadError('PAGE_UNREADABLE', 'This tab is blank (about:blank): there is no page in it to read. Open a web page in it, or switch to the tab you meant.');
   if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
     throw new JawadError('PAGE_UNREADABLE', `Jawad can’t read browser pages such as ${tab.url.split('/')[0]}// — open a web page and try again.`);
   }

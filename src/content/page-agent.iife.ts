@@ -11,9 +11,8 @@ import { checkBinding, describeTarget } from './describe';
 import { extensionApi } from './extension-api';
 import { answerHighlight, clearHighlights, clearHighlightsEverywhere } from './highlight';
 import { PAGE_AGENT_INSTALLED } from './installed-flags';
-import { pause } from './actions/gestures';
 import { documentChanges, pageAnswers, whenQuiet, whenReceived } from './quiet';
-import { settlesIn } from './snapshot/at-rest';
+import { settle } from './snapshot/at-rest';
 import { RefRegistry } from './snapshot/refs';
 import { takeSnapshot } from './snapshot/walk';
 import { Pointer } from './actions/pointer';
@@ -80,8 +79,7 @@ type Handlers = { [T in AgentRequest['type']]: (payload: Extract<AgentRequest, {
 const HANDLERS: Handlers = {
   async SNAPSHOT(payload, agent) {
     clearHighlights(); // outlines from before this snapshot may point at the wrong things now
-    const settling = settlesIn(document);
-    if (settling > 0) await pause(settling);
+    await settle(document);
     agent.refs ??= new RefRegistry(payload.framePrefix);
     const { claim, ...options } = payload;
     if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');

@@ -701,6 +701,66 @@ export function visibleText(tree: VisibleTree, root: Element = tree.root): strin
   return tidy(out);
 }
 
+/** A text node's text as it is laid out: kept where its box keeps spaces and line breaks (`white-space: pre`, a code editor's lines), else collapsed. */
+function laidOut(text: Text): { text: string; kept: boolean } {
+  const space = text.parentElement ? getComputedStyle(text.parentElement).whiteSpace : 'normal';
+  if (space === 'pre' || space === 'pre-wrap' || space === 'break-spaces') return { text: text.data, kept: true };
+  return { text: text.data.replace(space === 'pre-line' ? /[ \t]+/g : /\s+/g, ' '), kept: false };
+}
+
+/**
+ * An empty block among lines that look alike (same tag and class) with text: an empty line of an
+ * editor that draws one box per line, or one box per line around it (CodeMirror 5 with line numbers).
+ */
+function isEmptyLine(block: Element): boolean {
+  const amongLines = (box: Element) => {
+    const alike = (sibling: Element | null) => sibling?.localName === box.localName && sibling.className === box.className && /\S/.test(sibling.textContent ?? '');
+    return alike(box.previousElementSibling) || alike(box.nextElementSibling);
+  };
+  return amongLines(block) || (block.parentElement !== null && amongLines(block.parentElement));
+}
+
+/**
+ * The text of a code editor's box line by line, as a person reads it there: each innermost block
+ * a line (an empty one too), the spaces the editor keeps kept (indentation), what does not show
+ * left out. The text to edit it with, where visibleText gives words to read.
+ */
+export function visibleLines(tree: VisibleTree, root: Element): string {
+  const lines: string[] = [];
+  let line: { text: string; kept: boolean } | undefined;
+  const endLine = () => {
+    if (line) lines.push(line.kept ? line.text : line.text.replace(/ {2,}/g, ' ').trim());
+    line = undefined;
+  };
+  const visit = (node: Node): boolean => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (tree.mutes(node as Text)) return false;
+      const shown = laidOut(node as Text);
+      // Whitespace between a markup's blocks starts no line.
+      if (line || shown.kept || shown.text.trim()) line = { text: (line?.text ?? '') + shown.text, kept: (line?.kept ?? false) || shown.kept };
+      return false;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE || tree.isHidden(node as Element)) return false;
+    const element = node as Element;
+    if (element.localName === 'br') {
+      lines.push(line?.text ?? '');
+      line = undefined;
+      return false;
+    }
+    const block = tree.isBlock(element);
+    if (block) endLine();
+    const linesBefore = lines.length;
+    let holdsBlock = false;
+    for (let child = element.firstChild; child; child = child.nextSibling) if (visit(child)) holdsBlock = true;
+    if (block && !line && !holdsBlock && lines.length === linesBefore && isEmptyLine(element)) line = { text: '', kept: true };
+    if (block) endLine();
+    return block || holdsBlock;
+  };
+  visit(root);
+  endLine();
+  return lines.join('\n').replace(/\u00a0/g, ' ').replace(/[\u200b\ufeff]/g, '');
+}
+
 /**
  * Removes from `copy`, a deep clone of the scanned `live` subtree made since the scan, everything
  * that does not show, and comments. The two trees have the same shape, so they are walked side by side.

@@ -251,12 +251,15 @@ for (const browserName of browsersUnderTest()) {
       const editor = findRef(text, 'textbox', /.*/);
 
       const filled = await tool(jawad, 'fill', { ref: editor, text: "SELECT name FROM customers\nWHERE city = 'Berlin'" });
-      expect(filled.data).toMatchObject({ value: "SELECT name FROM customers WHERE city = 'Berlin'" });
+      expect(filled.data).toMatchObject({ value: "SELECT name FROM customers\nWHERE city = 'Berlin'" });
       const typed = await tool(jawad, 'type_text', { ref: editor, text: ' LIMIT 1' });
-      expect(typed.data).toMatchObject({ value: "SELECT name FROM customers WHERE city = 'Berlin' LIMIT 1" });
-      expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: "SELECT name FROM customers WHERE city = 'Berlin' LIMIT 1" });
+      expect(typed.data).toMatchObject({ value: "SELECT name FROM customers\nWHERE city = 'Berlin' LIMIT 1" });
+      expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: "SELECT name FROM customers\nWHERE city = 'Berlin' LIMIT 1" });
 
       expect(await ran()).toBe("ran: SELECT name FROM customers\nWHERE city = 'Berlin' LIMIT 1");
+      // An empty line is a box of its own with nothing to see in it: told as an empty line, as the editor keeps it.
+      expect((await tool(jawad, 'fill', { ref: editor, text: 'SELECT 1;\n\nSELECT 2;' })).data).toMatchObject({ value: 'SELECT 1;\n\nSELECT 2;' });
+      expect(await ran()).toBe('ran: SELECT 1;\n\nSELECT 2;');
     });
 
     it('types into Ace, which hears the keys through a field that follows its cursor and draws its text on the next frame, and the app applies what it shows', async () => {
@@ -268,12 +271,15 @@ for (const browserName of browsersUnderTest()) {
       const editor = findRef(text, 'textbox', /.*/);
 
       // The value told back is what the editor shows once it has drawn the change.
-      expect((await tool(jawad, 'fill', { ref: editor, text: 'retries: 5\ntimeout: 30' })).data).toMatchObject({ value: 'retries: 5 timeout: 30' });
+      expect((await tool(jawad, 'fill', { ref: editor, text: 'retries: 5\ntimeout: 30' })).data).toMatchObject({ value: 'retries: 5\ntimeout: 30' });
       expect(await applied()).toBe('applied: retries: 5\ntimeout: 30');
-      expect((await tool(jawad, 'type_text', { ref: editor, text: '0\nmode: fast' })).data).toMatchObject({ value: 'retries: 5 timeout: 300 mode: fast' });
+      expect((await tool(jawad, 'type_text', { ref: editor, text: '0\nmode: fast' })).data).toMatchObject({ value: 'retries: 5\ntimeout: 300\nmode: fast' });
       await tool(jawad, 'press_key', { ref: editor, keys: 'Backspace' });
       expect(await applied()).toBe('applied: retries: 5\ntimeout: 300\nmode: fas');
-      expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: 'retries: 5 timeout: 300 mode: fas' });
+      expect((await tool(jawad, 'get', { ref: editor, what: 'value' })).data).toMatchObject({ result: 'retries: 5\ntimeout: 300\nmode: fas' });
+      // An empty line is an empty box among the lines: told as an empty line, as the editor keeps it.
+      expect((await tool(jawad, 'fill', { ref: editor, text: 'retries: 5\n\ntimeout: 30' })).data).toMatchObject({ value: 'retries: 5\n\ntimeout: 30' });
+      expect(await applied()).toBe('applied: retries: 5\n\ntimeout: 30');
     });
 
     it('writes in Monaco, which takes typing through an EditContext in Chromium and a field that follows its cursor in Firefox, and hides what it draws from assistive technology', async () => {
@@ -285,9 +291,9 @@ for (const browserName of browsersUnderTest()) {
       const code = findRef(text, 'textbox', /.*/);
 
       // A line break in the text is the editor's Enter, as a person's is: Monaco indents after the colon.
-      expect((await tool(jawad, 'fill', { ref: code, text: 'def handler(event):\nreturn event' })).data).toMatchObject({ value: 'def handler(event): return event' });
+      expect((await tool(jawad, 'fill', { ref: code, text: 'def handler(event):\nreturn event' })).data).toMatchObject({ value: 'def handler(event):\n    return event' });
       expect(await deployed()).toBe('deployed: def handler(event):\n    return event');
-      expect((await tool(jawad, 'type_text', { ref: code, text: '["body"]x' })).data).toMatchObject({ value: 'def handler(event): return event["body"]x' });
+      expect((await tool(jawad, 'type_text', { ref: code, text: '["body"]x' })).data).toMatchObject({ value: 'def handler(event):\n    return event["body"]x' });
       expect(await deployed()).toBe('deployed: def handler(event):\n    return event["body"]x');
       // Keys are the editor's own, heard only while it has the focus (Deploy took it): it deletes and
       // breaks the line itself, keeping the indentation.
@@ -295,7 +301,7 @@ for (const browserName of browsersUnderTest()) {
       await tool(jawad, 'press_key', { ref: code, keys: 'Enter' });
       await tool(jawad, 'type_text', { ref: code, text: 'log(event)' });
       expect(await deployed()).toBe('deployed: def handler(event):\n    return event["body"]\n    log(event)');
-      expect((await tool(jawad, 'get', { ref: code, what: 'value' })).data).toMatchObject({ result: 'def handler(event): return event["body"] log(event)' });
+      expect((await tool(jawad, 'get', { ref: code, what: 'value' })).data).toMatchObject({ result: 'def handler(event):\n    return event["body"]\n    log(event)' });
     });
 
     it('writes in a real CodeMirror 6 editor, which reads each change back from the page into its own document: replaced, typed on, a new line, a deletion', async () => {

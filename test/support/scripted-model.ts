@@ -359,6 +359,16 @@ export function sawWaitMet(context: AgentContext, text: string): boolean {
   return (context.snapshotText ?? '').split('\n').some((line) => line.startsWith('(waited ') && line.includes(`the page now shows “${text}”`));
 }
 
+/** What the call just made read back (a `get` call's JSON result's `result`), or ''. */
+export function readBack(context: AgentContext): string {
+  for (const line of (context.lastResult?.content ?? '').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const parsed = JSON.parse(line) as { result?: unknown };
+    if (typeof parsed.result === 'string') return parsed.result;
+  }
+  return '';
+}
+
 function notSeen(what: string, snapshotText: string | undefined): never {
   throw new Error(`scripted model: no ${what} in the latest snapshot:\n${snapshotText ?? '(no snapshot taken yet)'}`);
 }

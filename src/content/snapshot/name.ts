@@ -2,7 +2,7 @@
 import { secretOf } from '../secret';
 import { hrefOf } from './states';
 import { oneLine } from '../../protocol/caps';
-import { type TreeOptions, VisibleTree, visibleText } from '../visibility';
+import { type TreeOptions, VisibleTree, visibleLines, visibleText } from '../visibility';
 
 /**
  * What a pass over the page (the snapshot walk) has read already and a name's text can reuse
@@ -238,20 +238,25 @@ export function visibleContent(element: Element, read: ReadAlready | undefined):
 }
 
 function shownText(element: Element, read: ReadAlready | undefined): string {
-  const tree = read?.tree?.root.contains(element)
+  return clean(visibleText(treeOf(element, read), element));
+}
+
+/** The tree the walk judged the element in, or one judging it on its own. */
+function treeOf(element: Element, read: ReadAlready | undefined): VisibleTree {
+  return read?.tree?.root.contains(element)
     ? read.tree
     : new VisibleTree(element, { rootShown: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range, judgedRoot: read?.judgedRoot });
-  return clean(visibleText(tree, element));
 }
 
 /**
- * The text of a code editor typed into through a field, as a person reads it in its box. An editor
- * that hides all it draws from assistive technology (Monaco, which gives them its text through its
- * field instead) is read from what it draws, less its gutter of line numbers.
+ * The text of a code editor typed into through a field, line by line with its indentation, as a
+ * person reads it in its box. An editor that hides all it draws from assistive technology (Monaco,
+ * which gives them its text through its field instead) is read from what it draws, less its gutter
+ * of line numbers.
  */
 export function editorText(box: Element, read: ReadAlready | undefined): string {
-  const shown = shownText(box, read);
-  if (shown) return shown;
+  const shown = visibleLines(treeOf(box, read), box);
+  if (/\S/.test(shown)) return shown;
   let drawn = (box as HTMLElement).innerText;
   const gutters: Element[] = [];
   for (const hidden of box.querySelectorAll<HTMLElement>('[aria-hidden="true"]')) {
@@ -260,7 +265,7 @@ export function editorText(box: Element, read: ReadAlready | undefined): string 
     gutters.push(hidden);
     drawn = drawn.replace(text, '');
   }
-  return clean(drawn);
+  return drawn.replace(/\u00a0/g, ' ').replace(/^\n+|\s+$/g, '');
 }
 
 /** A column of line numbers: 1, 2, 3… (or from wherever the view starts). */

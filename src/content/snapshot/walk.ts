@@ -158,9 +158,13 @@ export function coverOf(element: Element, rect: DOMRect, view: Viewport): Elemen
   return hit;
 }
 
-/** The box a covering element belongs to: the dialog or named box it is part of, else itself. */
+/**
+ * The box a covering element belongs to, as a person names what is in the way: the dialog, menu or
+ * list that popped up (not one of its rows: Jupyter's menu items are `<li id=run_cell>`), else
+ * the named box it is part of, else itself.
+ */
 function coverOwner(hit: Element): Element {
-  return hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[aria-label],[id]') ?? hit;
+  return hit.closest('[role=dialog],[role=alertdialog],dialog,[aria-modal],[role=menu],[role=listbox],[role=tooltip]') ?? hit.closest('[aria-label],[id]') ?? hit;
 }
 
 /** A covering element described briefly: the role and name of the dialog or named box it is part of, or its tag and first words. */
@@ -169,6 +173,7 @@ export function describeCover(hit: Element): string {
 }
 
 const BRIEF = 40;
+const PRESENTATIONAL = new Set(['none', 'presentation']);
 
 /**
  * `dialog "Cookie consent"`; a box without a role by its tag and first words: `div "Subscribe to our…"`.
@@ -177,7 +182,8 @@ const BRIEF = 40;
  * are, or nothing (a clear click-catcher's off-window words once reached the model this way).
  */
 export function describeBriefly(element: Element): string {
-  const role = roleOf(element);
+  // A box whose role the page took away (role=none) is a box all the same.
+  const role = PRESENTATIONAL.has(roleOf(element)) ? 'generic' : roleOf(element);
   const name = clip((role === 'generic' ? ariaName(element) : accessibleName(element, role)) || visibleText(new VisibleTree(element)), BRIEF);
   return `${role === 'generic' ? element.localName : role}${name ? ` ${quote(name)}` : ''}`;
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { MAX_SETTLE_MS, settlesIn } from '../../../src/content/snapshot/at-rest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_SETTLE_MS, settle, settlesIn } from '../../../src/content/snapshot/at-rest';
 
 interface Running {
   playState?: AnimationPlayState;
@@ -45,5 +45,64 @@ describe('how long a snapshot waits for the page to hold still', () => {
 
   it('does not wait where the browser has no animations to ask about', () => {
     expect(settlesIn({} as Document)).toBe(0);
+  });
+});
+
+describe('waiting for the page to hold still', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  /** A page whose animations are, in turn, each of `phases` (each a list of animations running from now). */
+  function pageInPhases(phases: number[][]): { page: Document; looked: () => number } {
+    let looks = 0;
+    const page = {
+      getAnimations: () => {
+        const at = performance.now();
+        // A phase lasts as long as its longest animation; the next starts when it ends.
+        let start = 0;
+        for (const phase of phases) {
+          const end = start + Math.max(0, ...phase);
+          if (at < end) return phase.map((ms) => ({ playState: 'running', currentTime: at - start, playbackRate: 1, effect: { getComputedTiming: () => ({ endTime: ms }) } }));
+          start = end;
+        }
+        return [];
+      },
+    } as unknown as Document;
+    const counting = { getAnimations: () => (looks++, page.getAnimations()) } as unknown as Document;
+    return { page: counting, looked: () => looks };
+  }
+
+  async function timeToSettle(phases: number[][]): Promise<number> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    // Node draws no frames: one every 16 ms, as a browser does.
+    vi.stubGlobal('requestAnimationFrame', (draw: () => void) => setTimeout(draw, 16));
+    const { page } = pageInPhases(phases);
+    const begun = performance.now();
+    let settled = false;
+    void settle(page).then(() => (settled = true));
+    for (;;) {
+      await vi.advanceTimersByTimeAsync(0);
+      if (settled) break;
+      await vi.advanceTimersByTimeAsync(5);
+    }
+    return performance.now() - begun;
+  }
+
+  it('waits for a transition that starts as the one before ends (a modal shown once its backdrop has faded in)', async () => {
+    const waited = await timeToSettle([[150], [150]]);
+    expect(waited).toBeGreaterThanOrEqual(300);
+    expect(waited).toBeLessThan(MAX_SETTLE_MS);
+  });
+
+  it('stops waiting after MAX_SETTLE_MS in all, however many follow one another', async () => {
+    const waited = await timeToSettle([[150], [150], [150], [150]]);
+    expect(waited).toBeGreaterThanOrEqual(MAX_SETTLE_MS);
+    expect(waited).toBeLessThan(MAX_SETTLE_MS + 50);
+  });
+
+  it('does not wait on a page at rest', async () => {
+    expect(await timeToSettle([])).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * scripted model that finds its targets by role and name in the snapshot text, and each checked
  * in the wiki's own files.
  */
-import { scriptedAgent, snapshotEntries, type ScriptStep } from '../scripted-model';
+import { readBack, scriptedAgent, snapshotEntries, type ScriptStep } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { DOKU_ADMIN, type DokuWiki } from './dokuwiki';
 
@@ -35,16 +35,6 @@ function fieldHolding(snapshotText: string, name: RegExp, value: string): string
   const entry = snapshotEntries(snapshotText).find((candidate) => candidate.role === 'textbox' && name.test(candidate.name) && candidate.value === value);
   if (!entry) throw new Error(`scripted model: no text box ${String(name)} holding ${value} in the latest snapshot:\n${snapshotText}`);
   return entry.ref;
-}
-
-/** What a `get` call read back (its JSON result's `result`). */
-function resultOf(content: string): string {
-  for (const line of content.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const parsed = JSON.parse(line) as { result?: unknown };
-    if (typeof parsed.result === 'string') return parsed.result;
-  }
-  return '';
 }
 
 const ACL_DONE = 'Visitors who are not logged in can no longer see the shopping page.';
@@ -86,7 +76,7 @@ export const DOKU_TASKS: AppTask<DokuWiki>[] = [
         { tool: 'snapshot' },
         // What the page holds now, whole, then the same with one more item.
         (ctx) => ({ tool: 'get', args: { ref: ctx.fieldAfter(/^Edit the page and hit Save/, 'textbox'), what: 'value' } }),
-        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter(/^Edit the page and hit Save/, 'textbox'), text: `${resultOf(ctx.lastResult?.content ?? '').trimEnd()}\n  * Eggs\n` } }),
+        (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter(/^Edit the page and hit Save/, 'textbox'), text: `${readBack(ctx).trimEnd()}\n  * Eggs\n` } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save') } }),
       ], { final: 'Added eggs to the shopping list.' }),
     async verify(wiki) {

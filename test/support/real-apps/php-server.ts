@@ -8,12 +8,12 @@ export interface PhpServer {
   stop(): Promise<void>;
 }
 
-
-async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Waits until `url` answers below 500 (a redirect to a login page counts), or `child` exits. */
+export async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`php -S exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited with ${child.exitCode}`);
     try {
       const response = await fetch(url, { redirect: 'manual' });
       if (response.status < 500) return;
