@@ -20,8 +20,12 @@ import { isChatCompletion, offersTools } from '../test/support/scripted-model';
 import { startAdminer } from '../test/support/real-apps/adminer';
 import { ADMINER_TASKS } from '../test/support/real-apps/adminer-tasks';
 import type { AppTask, RealApp } from '../test/support/real-apps/app-task';
+import { startDjangoAdmin } from '../test/support/real-apps/django-admin';
+import { DJANGO_TASKS } from '../test/support/real-apps/django-tasks';
 import { DOKU_TASKS } from '../test/support/real-apps/doku-tasks';
 import { startDokuWiki } from '../test/support/real-apps/dokuwiki';
+import { startJupyter } from '../test/support/real-apps/jupyter';
+import { JUPYTER_TASKS } from '../test/support/real-apps/jupyter-tasks';
 import { startMediaWiki } from '../test/support/real-apps/mediawiki';
 import { startPhpMyAdmin } from '../test/support/real-apps/phpmyadmin';
 import { PMA_TASKS } from '../test/support/real-apps/pma-tasks';
@@ -48,6 +52,8 @@ const SUITES: Suite[] = [
   { name: 'WordPress', start: startWordPress, tasks: WP_TASKS },
   { name: 'phpMyAdmin', start: startPhpMyAdmin, tasks: PMA_TASKS },
   { name: 'Roundcube', start: startRoundcube, tasks: ROUNDCUBE_TASKS },
+  { name: 'Jupyter', start: startJupyter, tasks: JUPYTER_TASKS },
+  { name: 'Django admin', start: startDjangoAdmin, tasks: DJANGO_TASKS },
 ];
 
 interface Result {

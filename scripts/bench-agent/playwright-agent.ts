@@ -196,8 +196,13 @@ function replyCalls(reply: Reply | undefined): Call[] | string {
  * Plays `model` on `page` for `task`, with Jawad's own system prompt and tool list (`preamble`:
  * the messages before the user's, and the tools, from Jawad's first request for this task).
  */
-export async function runBaselineTask(page: Page, model: Responder, task: string, preamble: { system: unknown[]; tools: unknown }): Promise<BaselineOutcome> {
+export async function runBaselineTask(start: Page, model: Responder, task: string, preamble: { system: unknown[]; tools: unknown }): Promise<BaselineOutcome> {
   const messages: unknown[] = [...preamble.system, { role: 'user', content: task }];
+  // A tab the page opens (a notebook the file tree opens in a tab of its own) is where the
+  // browser goes on, as Jawad does: the next step acts in it.
+  let page = start;
+  const follow = (opened: Page) => (page = opened);
+  start.context().on('page', follow);
   const requests: string[] = [];
   let steps = 0;
   let lastSnapshot = '';
@@ -221,5 +226,7 @@ export async function runBaselineTask(page: Page, model: Responder, task: string
     }
   } catch (error) {
     return { answer: '', steps, requests, lastSnapshot, error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+  } finally {
+    start.context().off('page', follow);
   }
 }

@@ -194,19 +194,34 @@ async function closePopup(trigger: Element, popup: () => Element | undefined): P
   pointerSequence(document.body);
 }
 
-/** The option to click in an opened popup; for an editable combobox, typing the choice may bring it up. */
+/**
+ * The field a popup's list is searched with: the combobox itself when it is editable, else the
+ * search box that says it controls the list (Select2's, in the popup it opens).
+ */
+function searchFieldOf(trigger: Element, listbox: Element | undefined): HTMLInputElement | HTMLTextAreaElement | undefined {
+  if (isTextField(trigger)) return trigger;
+  if (!listbox?.id) return undefined;
+  const root = listbox.getRootNode() as Document | ShadowRoot;
+  const controlling = Array.from(root.querySelectorAll(`[aria-controls~="${CSS.escape(listbox.id)}"]`));
+  return controlling.find((field): field is HTMLInputElement | HTMLTextAreaElement => isTextField(field) && isShown(field));
+}
+
+/** The option to click in an opened popup; where the list can be searched, typing the choice may bring it up. */
 async function findInPopup(trigger: Element, label: string, wanted: string, listbox: Element | undefined, popup: () => Element | undefined): Promise<Element> {
   if (!listbox && !isTextField(trigger)) throw new JawadError('EXECUTION_ERROR', `${label} did not open a list of options when clicked or when ArrowDown was pressed.`);
+  // A list that fetches its options shows only a disabled "Searching…" until they come (Select2).
+  if (listbox) await waitFor(() => optionsIn(listbox).some((option) => !isDisabled(option)), SEARCH_TIMEOUT_MS);
+  const field = searchFieldOf(trigger, listbox);
   let missing: JawadError | undefined;
   if (listbox) {
     try {
       return pickOrThrow(optionsIn(listbox), wanted, label);
     } catch (error) {
-      if (!(error instanceof JawadError && error.code === 'NOT_FOUND' && isTextField(trigger))) throw error;
+      if (!(error instanceof JawadError && error.code === 'NOT_FOUND' && field)) throw error;
       missing = error;
     }
   }
-  const field = trigger as HTMLInputElement | HTMLTextAreaElement;
+  if (!field) throw new JawadError('EXECUTION_ERROR', `${label} did not open a list of options when clicked or when ArrowDown was pressed.`);
   const typedBefore = field.value;
   const found = await searchFor(field, wanted, popup);
   if (found) return found;

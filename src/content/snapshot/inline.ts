@@ -134,9 +134,26 @@ function readsInline(element: Element): boolean {
       // Nothing of a box that is not rendered shows (phpMyAdmin keeps each row's delete query in a hidden <div>),
       // and a box with nothing to read or use in it (a column's drag handle) has nothing to break the line with.
       if (!child.checkVisibility() || holdsNothing(child)) continue;
+      // A box that is all the cell holds (Django's `<div><a>Remove</a></div>`) breaks no line.
+      if (!child.shadowRoot && isAlone(child, element)) {
+        stack.push(...Array.from(child.children));
+        continue;
+      }
       return false;
     }
     if (!OPAQUE.has(child.localName)) stack.push(...Array.from(child.children));
+  }
+  return true;
+}
+
+/** Whether nothing else shows beside the box, up to the cell: no text, no other box with something in it. */
+function isAlone(box: Element, cell: Element): boolean {
+  for (let inner = box; inner !== cell && inner.parentElement; inner = inner.parentElement) {
+    for (const sibling of Array.from(inner.parentElement.childNodes)) {
+      if (sibling === inner) continue;
+      if (sibling.nodeType === Node.TEXT_NODE && /\S/.test(sibling.textContent ?? '')) return false;
+      if (sibling.nodeType === Node.ELEMENT_NODE && (sibling as Element).checkVisibility() && !holdsNothing(sibling as Element)) return false;
+    }
   }
   return true;
 }

@@ -48,7 +48,9 @@ function textOfLabel(node: Node): string {
   if (node.nodeType !== Node.ELEMENT_NODE) return '';
   const element = node as Element;
   if (['select', 'input', 'textarea'].includes(element.localName)) return ` ${embeddedValue(element)} `;
-  if (['script', 'style', 'template'].includes(element.localName)) return '';
+  if (['script', 'style', 'template'].includes(element.localName) || element.getAttribute('aria-hidden') === 'true') return '';
+  // A label that is an icon (Django admin's search box: a magnifier whose alt text is "Search").
+  if (element.localName === 'img') return ` ${element.getAttribute('alt') ?? ''} `;
   return Array.from(element.childNodes, textOfLabel).join('');
 }
 

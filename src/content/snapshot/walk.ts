@@ -684,7 +684,13 @@ function isContainer(element: Element, role: string): boolean {
 /** A label of a rendered control, or the element a listed control is labelled by: its text is that control's name. */
 function namesControl(walk: Walk, element: Element): boolean {
   if (walk.naming.has(element)) return true;
-  return element.localName === 'label' && Boolean((element as HTMLLabelElement).control?.checkVisibility());
+  if (element.localName !== 'label') return false;
+  const control = (element as HTMLLabelElement).control;
+  if (!control?.checkVisibility()) return false;
+  // A control made a pixel or less (the visually-hidden select a Select2 box stands in for) is not
+  // listed: its label's words stay on the page.
+  const { width, height } = control.getBoundingClientRect();
+  return (width > 1 && height > 1) || isStyledChoice(control);
 }
 
 /** Visits the tree in document order (depth first), children in the order they appear. */

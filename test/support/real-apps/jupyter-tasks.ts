@@ -76,8 +76,9 @@ export const JUPYTER_TASKS: AppTask<Jupyter>[] = [
         ...fromMenu('Cell', /^Run All$/),
         // The code itself says "Total sales:"; the kernel is done once no cell is marked running.
         { tool: 'snapshot', args: { waitForTextGone: 'In [*]:' } },
+        // Beside its name the notebook says "(unsaved changes)" until the server has the file.
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save and Checkpoint') } }),
-        { tool: 'snapshot', args: { waitForText: 'Checkpoint' } },
+        { tool: 'snapshot', args: { waitForTextGone: 'unsaved changes' } },
       ], { final: 'Counted only the regions above 1000, ran and saved the notebook.' }),
     async verify(jupyter) {
       const cells = jupyter.notebook('sales.ipynb') ?? [];
@@ -107,7 +108,7 @@ export const JUPYTER_TASKS: AppTask<Jupyter>[] = [
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Rename') } }),
         { tool: 'snapshot' },
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save and Checkpoint') } }),
-        { tool: 'snapshot', args: { waitForText: 'Checkpoint' } },
+        { tool: 'snapshot', args: { waitForTextGone: 'unsaved changes' } },
       ], { final: 'Created the notebook “squares”; it prints 1, 4, 9, 16, 25.' }),
     async verify(jupyter) {
       const cells = jupyter.notebook('squares.ipynb');
@@ -153,7 +154,7 @@ export const JUPYTER_TASKS: AppTask<Jupyter>[] = [
         (ctx) => ({ tool: 'fill', args: { ref: cellBoxes(ctx)[0], text: '# Meeting notes' } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Run') } }),
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Save and Checkpoint') } }),
-        { tool: 'snapshot', args: { waitForText: 'Checkpoint' } },
+        { tool: 'snapshot', args: { waitForTextGone: 'unsaved changes' } },
       ], { final: 'The “Meeting notes” cell is now a Markdown heading.' }),
     async verify(jupyter) {
       const cells = jupyter.notebook('notes.ipynb') ?? [];
