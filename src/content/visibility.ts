@@ -6,6 +6,9 @@
  * zoom), text too small to read, and text the colour of what it sits on.
  */
 
+/** Characters editors put in their text to hold the caret or an empty line (CKEditor's fillers, CodeMirror 5's zero-width space), which nobody sees or typed. */
+export const INVISIBLE = /[\u200b\ufeff]/g;
+
 /** Hidden on purpose, whatever the styles say. */
 export function isMarkedHidden(element: Element): boolean {
   return element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden');
@@ -758,7 +761,7 @@ export function visibleLines(tree: VisibleTree, root: Element): string {
   };
   visit(root);
   endLine();
-  return lines.join('\n').replace(/\u00a0/g, ' ').replace(/[\u200b\ufeff]/g, '');
+  return lines.join('\n').replace(/\u00a0/g, ' ').replace(INVISIBLE, '');
 }
 
 /**

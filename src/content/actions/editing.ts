@@ -15,6 +15,7 @@ import { JawadError } from '../../protocol/errors';
 import { editorText } from '../snapshot/name';
 import { editContextOf, isEditingHost, typedThrough, type EditContextLike } from '../snapshot/roles';
 import { afterFrameworks, afterNextFrame, keyboardEvent, NO_MODIFIERS, prepare, tapKey, type Modifiers } from './gestures';
+import { INVISIBLE } from '../visibility';
 
 const MAX_KEYSTROKES = 2_000;
 /** Keystrokes after this many stop waiting for the page between keys, so long texts stay quick. */
@@ -43,8 +44,6 @@ export function isEditable(element: Element): boolean {
   return isTextField(element) ? !element.readOnly && !element.disabled : editingHost(element) !== null;
 }
 
-/** Characters editors put in their text to hold the caret (CKEditor's fillers), which nobody sees or typed. */
-const INVISIBLE = /[\u200b\ufeff]/g;
 
 /**
  * What a text field or an editor holds now. An editor writes a space typed at the end of a line,

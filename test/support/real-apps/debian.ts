@@ -30,3 +30,9 @@ export function ensurePackages(packages: readonly string[], debconf = ''): void 
     install();
   }
 }
+
+/**
+ * Debian's own Python, whatever other Python is first on the PATH: the Python applications the
+ * tests install from Debian's packages (Jupyter Notebook, Django) are packages of it.
+ */
+export const DEBIAN_PYTHON = '/usr/bin/python3';

@@ -12,13 +12,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RealApp } from './app-task';
-import { ensurePackages } from './debian';
+import { DEBIAN_PYTHON, ensurePackages } from './debian';
 import { freePort } from '../ports';
-import { waitUntilServing } from './php-server';
-import { startServerProcess } from './server-process';
+import { startServerProcess, waitUntilServing } from './server-process';
 
-// Debian's own Python, whatever other Python is first on the PATH: Django is a package of it.
-const PYTHON = '/usr/bin/python3';
 export const DJANGO_ADMIN = { user: 'librarian', password: 'Jawad-admin-pass-3' };
 
 export interface DjangoAdmin extends RealApp {
@@ -141,18 +138,18 @@ export async function startDjangoAdmin(): Promise<DjangoAdmin> {
   const dir = mkdtempSync(join(tmpdir(), 'jawad-django-'));
   writeProject(dir);
   const env = { ...process.env, DJANGO_SETTINGS_MODULE: 'settings', PYTHONPATH: dir, PYTHONNOUSERSITE: '1', DJANGO_SUPERUSER_PASSWORD: DJANGO_ADMIN.password };
-  const manage = (...args: string[]) => execFileSync(PYTHON, [join(dir, 'manage.py'), ...args], { cwd: dir, env, stdio: 'pipe', timeout: 120_000 });
+  const manage = (...args: string[]) => execFileSync(DEBIAN_PYTHON, [join(dir, 'manage.py'), ...args], { cwd: dir, env, stdio: 'pipe', timeout: 120_000 });
   manage('makemigrations', 'library');
   manage('migrate');
   manage('createsuperuser', '--noinput', '--username', DJANGO_ADMIN.user, '--email', 'librarian@example.com');
   manage('shell', '-c', SEED);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = await startServerProcess(PYTHON, [join(dir, 'manage.py'), 'runserver', `127.0.0.1:${port}`, '--noreload'], { DJANGO_SETTINGS_MODULE: 'settings', PYTHONPATH: dir, PYTHONNOUSERSITE: '1' }, (child) => waitUntilServing(`${url}/admin/login/`, child, 60_000));
+  const server = await startServerProcess(DEBIAN_PYTHON, [join(dir, 'manage.py'), 'runserver', `127.0.0.1:${port}`, '--noreload'], { DJANGO_SETTINGS_MODULE: 'settings', PYTHONPATH: dir, PYTHONNOUSERSITE: '1' }, (child) => waitUntilServing(`${url}/admin/login/`, child, 60_000));
   const database = join(dir, 'library.sqlite3');
   return {
     url,
-    query: (sql) => JSON.parse(execFileSync(PYTHON, ['-c', 'import json, sqlite3, sys; print(json.dumps(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()))', database, sql], { encoding: 'utf8' })) as unknown[][],
+    query: (sql) => JSON.parse(execFileSync(DEBIAN_PYTHON, ['-c', 'import json, sqlite3, sys; print(json.dumps(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()))', database, sql], { encoding: 'utf8' })) as unknown[][],
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true, maxRetries: 5 });

@@ -10,14 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RealApp } from './app-task';
-import { ensurePackages } from './debian';
+import { DEBIAN_PYTHON, ensurePackages } from './debian';
 import { freePort } from '../ports';
-import { waitUntilServing } from './php-server';
-import { startServerProcess } from './server-process';
+import { startServerProcess, waitUntilServing } from './server-process';
 
-// Debian's own Python, whatever other Python is first on the PATH: the notebook server and its
-// kernel are packages of it.
-const PYTHON = '/usr/bin/python3';
 export const JUPYTER_PASSWORD = 'Jawad-notebook-pass-3';
 
 export interface NotebookCell {
@@ -82,13 +78,13 @@ export async function startJupyter(): Promise<Jupyter> {
   const notebooks = join(dir, 'notebooks');
   mkdirSync(notebooks);
   for (const [name, content] of Object.entries(SEED)) writeFileSync(join(notebooks, name), content);
-  const hash = execFileSync(PYTHON, ['-c', 'import sys; from notebook.auth import passwd; print(passwd(sys.argv[1], "sha1"))', JUPYTER_PASSWORD], { encoding: 'utf8' }).trim();
+  const hash = execFileSync(DEBIAN_PYTHON, ['-c', 'import sys; from notebook.auth import passwd; print(passwd(sys.argv[1], "sha1"))', JUPYTER_PASSWORD], { encoding: 'utf8' }).trim();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Every Jupyter and IPython folder in the run's own: no user's settings, kernels or history.
   const env = { HOME: dir, JUPYTER_CONFIG_DIR: join(dir, 'config'), JUPYTER_DATA_DIR: join(dir, 'data'), JUPYTER_RUNTIME_DIR: join(dir, 'runtime'), IPYTHONDIR: join(dir, 'ipython'), PYTHONNOUSERSITE: '1' };
   const args = ['-m', 'notebook', '--no-browser', '--allow-root', `--ip=127.0.0.1`, `--port=${port}`, '--port-retries=0', `--notebook-dir=${notebooks}`, `--NotebookApp.password=${hash}`, "--NotebookApp.token=''"];
-  const server = await startServerProcess(PYTHON, args, env, (child) => waitUntilServing(`${url}/login`, child, 60_000));
+  const server = await startServerProcess(DEBIAN_PYTHON, args, env, (child) => waitUntilServing(`${url}/login`, child, 60_000));
   return {
     url,
     files: () => readdirSync(notebooks).filter((name) => !name.startsWith('.')),

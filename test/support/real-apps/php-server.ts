@@ -1,29 +1,10 @@
 /** PHP's built-in web server on loopback, for real PHP applications in the tests. */
-import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../ports';
-import { startServerProcess } from './server-process';
+import { startServerProcess, waitUntilServing } from './server-process';
 
 export interface PhpServer {
   url: string;
   stop(): Promise<void>;
-}
-
-/** Waits until `url` answers below 500 (a redirect to a login page counts), or `child` exits. */
-export async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(url, { redirect: 'manual' });
-      if (response.status < 500) return;
-      last = `HTTP ${response.status}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms (${last})`);
 }
 
 /**

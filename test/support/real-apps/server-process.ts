@@ -1,4 +1,4 @@
-/** A server a real application needs (PHP's web server, Dovecot), run in a process group of its own. */
+/** A server a real application needs (PHP's web server, Dovecot, a Python application's), run in a process group of its own. */
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface ServerProcess {
@@ -33,4 +33,22 @@ export async function startServerProcess(command: string, args: string[], env: N
         kill('SIGTERM');
       }),
   };
+}
+
+/** Waits until `url` answers below 500 (a redirect to a login page counts), or `child` exits. */
+export async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { redirect: 'manual' });
+      if (response.status < 500) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms (${last})`);
 }
