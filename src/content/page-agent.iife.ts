@@ -4,7 +4,7 @@
  * between injections.
  */
 import { toErrorPayload } from '../protocol/errors';
-import { type ContentReply, type ContentRequest, FRAME_CLAIM_PATTERN } from '../protocol/messages';
+import { type ContentReply, type ContentRequest, FRAME_CLAIM_PATTERN, TAKEN_OVER_LINK_MS } from '../protocol/messages';
 import { parseContentRequest } from '../protocol/parse';
 import { act, capOutcome } from './actions';
 import { checkBinding, describeTarget } from './describe';
@@ -38,6 +38,12 @@ interface Agent {
   pointer: Pointer;
   /** Its answers to the page's own alert, confirmation and prompt boxes during an action and its aftermath. */
   dialogs: DialogAnswers;
+  /**
+   * Ends once the page's timers set by the last click on a link it took over have run: a timer of
+   * ours set after theirs, for as long as any of them may be, fires after them however busy the
+   * page is. A snapshot answers only then, so the background hears of what they started.
+   */
+  takenOverLinkTimers: Promise<void>;
 }
 const scope = globalThis as typeof globalThis & { [PAGE_AGENT_INSTALLED]?: Agent };
 
@@ -84,6 +90,7 @@ const HANDLERS: Handlers = {
     const { claim, ...options } = payload;
     if (claim && parent !== window) parent.postMessage({ [CLAIM_KEY]: claim }, '*');
     const snapshot = takeSnapshot(document, agent.refs, { ...options, frameTokenFor: (frame) => tokenFor(agent, frame) });
+    await agent.takenOverLinkTimers;
     return { ...snapshot, documents: { [options.framePrefix]: agent.documentId } };
   },
   FRAME_CLAIMS: (payload, agent) => ({ claims: claimsFor(agent, payload.tokens) }),
@@ -91,7 +98,9 @@ const HANDLERS: Handlers = {
     const refs = (agent.refs ??= new RefRegistry());
     if (expect) checkBinding(expect, { target, action, ...(value === undefined ? {} : { value }) }, refs, agent.documentId);
     clearHighlightsEverywhere();
-    return capOutcome(await act(action, target, value, options, { refs, pointer: agent.pointer, dialogs: agent.dialogs }));
+    const outcome = await act(action, target, value, options, { refs, pointer: agent.pointer, dialogs: agent.dialogs });
+    if (outcome.linkTakenOver) agent.takenOverLinkTimers = new Promise((resolve) => setTimeout(resolve, TAKEN_OVER_LINK_MS));
+    return capOutcome(outcome);
   },
   async SETTLE({ quietMs, maxMs, received }, agent) {
     const answers = pageAnswers(performance);
@@ -117,7 +126,7 @@ async function handle(raw: unknown, agent: Agent): Promise<ContentReply> {
 }
 
 if (!scope[PAGE_AGENT_INSTALLED]) {
-  const agent: Agent = { refs: undefined, pointer: new Pointer(), dialogs: new DialogAnswers(), frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
+  const agent: Agent = { refs: undefined, pointer: new Pointer(), dialogs: new DialogAnswers(), takenOverLinkTimers: Promise.resolve(), frameTokens: new Map(), claims: [], documentId: `d${crypto.getRandomValues(new Uint32Array(2)).join('')}` };
   scope[PAGE_AGENT_INSTALLED] = agent;
   addEventListener('message', (event) => {
     const claim = (event.data as Record<string, unknown> | null)?.[CLAIM_KEY];

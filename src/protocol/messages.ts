@@ -484,6 +484,14 @@ export type Action = (typeof ACTIONS)[number];
  */
 export const RUNS_PAGE_HANDLERS: ReadonlySet<Action> = new Set(['click', 'dblclick', 'press', 'fill', 'type', 'select', 'check', 'uncheck']);
 
+/**
+ * How long after a click on a link the page took over (it cancelled following it) its script may
+ * still start what the link stands for, on the page's own clock: a list that tells a click from a
+ * double click acts only after a timer (Roundcube loads the message into its preview pane 60 ms
+ * after the click), later still when the page is busy.
+ */
+export const TAKEN_OVER_LINK_MS = 150;
+
 /** What an action did, read back from the page after doing it. */
 export const ActionOutcome = z.object({
   action: z.enum(ACTIONS),
@@ -501,7 +509,8 @@ export const ActionOutcome = z.object({
   leavingFor: z.optional(z.string().check(z.maxLength(CAPS.url))),
   /**
    * The page cancelled a click on a link that leads elsewhere: its script does what the link stands
-   * for, maybe after a timer. For the background only (request-watch.ts); not shown to the model.
+   * for, maybe after a timer (up to TAKEN_OVER_LINK_MS). For the background only (request-watch.ts);
+   * not shown to the model.
    */
   linkTakenOver: z.optional(z.boolean()),
   /** The page the action led to, once it loaded (a link, a form submission). */

@@ -87,6 +87,15 @@ for (const browserName of browsersUnderTest()) {
       expect(await appState(page)).toContain('ordered=true');
     });
 
+    it('clicks a link that wraps onto the next line on its words, not on the button between its halves', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/wrapped-link.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Pinned message') });
+      expect(click.success, JSON.stringify(click.error)).toBe(true);
+      expect((await tool(jawad, 'snapshot')).data?.text).toContain('Pinned message opened.');
+    });
+
     it('behind a real jQuery UI modal, names the dialog’s buttons with their refs, closes it with one, then clicks', async () => {
       ensurePackages(['libjs-jquery-ui']);
       const { jawad, fixtures } = suite;
@@ -617,6 +626,17 @@ for (const browserName of browsersUnderTest()) {
       const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
       expect(after).toContain('Your account is ready: the first invoice comes on the 3rd.');
       expect(after).not.toContain('Choose Profile or Settings.');
+    });
+
+    it('reads what a link the page took over shows a moment later when the page is busy past that moment', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/ajax-views.html`);
+      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Pinned message') });
+      expect(click.success, JSON.stringify(click.error)).toBe(true);
+      // The page is busy for 300 ms from 20 ms after the click: its 60 ms timer fires only after that.
+      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      expect(after).toContain('Your account is ready: the first invoice comes on the 3rd.');
     });
 
     it('takes a snapshot once the page shows what a job reports a second later, in its frame too, and says when it never came', async () => {

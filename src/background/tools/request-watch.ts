@@ -19,7 +19,7 @@
  * the page has loaded.
  */
 import browser, { type WebRequest } from 'webextension-polyfill';
-import { CAPS, childRequestId, Settled } from '../../protocol';
+import { CAPS, childRequestId, Settled, TAKEN_OVER_LINK_MS } from '../../protocol';
 import { REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS, REQUEST_REPORT_LAG_MS } from '../../platform';
 import { askPageAgent, type TargetTab } from '../page-scripts';
 import { noteDialogs } from './dialog-aftermath';
@@ -41,12 +41,6 @@ const QUIET_MAX_MS = 1_000;
  * tree the page loaded with — a snapshot read before that lists links about to be removed.
  */
 const OPENING_MS = 250;
-/**
- * How long after a click on a link the page took over (it cancelled following it) its script may
- * still start what the link stands for: a list that tells a click from a double click acts only
- * after a timer (Roundcube loads the message into its preview pane 60 ms after the click).
- */
-const TAKEN_OVER_LINK_MS = 150;
 /** The longest wait for a report that may still come (a browser under heavy load). */
 const MAX_REPORT_WAIT_MS = 250;
 /** A late report is expected half as late again this much later. */
@@ -259,7 +253,11 @@ export async function readAfterLastAction<T>(tab: TargetTab, requestId: string, 
   const watch = watches.get(tab.id);
   const mayStillCome = watch?.requests.freshCount === 0 ? requestsMayStillCome(watch, REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS) : 0;
   if (watch && mayStillCome > 0) {
-    const [early] = await Promise.all([read(), pause(mayStillCome, signal)]);
+    let readAt = 0;
+    const [early] = await Promise.all([read().finally(() => (readAt = Date.now())), pause(mayStillCome, signal)]);
+    // The page's agent answers the read once the timers of a link the page took over have run,
+    // however late a busy page ran them: what they started is reported as late as reports come.
+    if (watch.scriptMayStartUntil !== 0 && watch.requests.freshCount === 0) await pause(reportsLeft(readAt), signal);
     if (watch.requests.freshCount === 0) {
       watch.stop();
       return { value: early, unanswered: 0 };

@@ -3,6 +3,7 @@
  * not covered), the pointer sequence of a click, and key presses. Shared by every action.
  */
 import { JawadError } from '../../protocol/errors';
+import { clickPoint } from '../click-point';
 import { coverOf, isStyledChoice, takesClicksUnseen } from '../snapshot/walk';
 import { CoveredError } from './cover';
 
@@ -61,11 +62,9 @@ function clickTarget(element: Element): Element {
   return hidden ? ((element as HTMLInputElement).labels?.[0] ?? element) : element;
 }
 
-/** The element is in view and its centre's hit test lands on it (or inside it). */
+/** The element is in view and the hit test where it is clicked lands on it (or inside it). */
 function receivesClickNow(element: Element): boolean {
-  const box = element.getBoundingClientRect();
-  const x = box.left + box.width / 2;
-  const y = box.top + box.height / 2;
+  const { x, y } = clickPoint(element);
   if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
   const hit = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
   return hit !== null && element.contains(hit);
@@ -102,14 +101,14 @@ export async function prepare(element: Element, label: string): Promise<Element>
   return target;
 }
 
-/** Where a mouse click on the element lands: its centre, in the coordinates its events carry. */
+/** Where a mouse click on the element lands (click-point.ts), in the coordinates its events carry. */
 export function mouseInit(target: Element, clickCount = 1): MouseEventInit {
-  const box = target.getBoundingClientRect();
-  return { bubbles: true, cancelable: true, composed: true, view: window, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, detail: clickCount };
+  const { x, y } = clickPoint(target);
+  return { bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, detail: clickCount };
 }
 
 /**
- * A mouse click as the page sees it, at the element's centre. Focus moves only when the page lets
+ * A mouse click as the page sees it, where a person clicks the element (click-point.ts). Focus moves only when the page lets
  * mousedown through: listboxes cancel it to keep focus in their combobox, as they do for a person.
  * The click carries the pointer's place and the click count as a person's does: `element.click()`
  * carries neither, which is how pages tell a link followed by the Enter key (Roundcube opens the

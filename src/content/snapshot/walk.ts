@@ -3,6 +3,7 @@
  * closed shadow roots, slots) that lists every element a user can act on with a stable ref, plus
  * the visible text around them, in a compact outline. Hidden content never appears.
  */
+import { clickPoint } from '../click-point';
 import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText, fold, oneLine } from '../../protocol/caps';
@@ -147,8 +148,7 @@ function contains(ancestor: Element, node: Element): boolean {
 
 /** What sits over an element's centre and would take a click meant for it, if anything. */
 export function coverOf(element: Element, rect: DOMRect, view: Viewport): Element | undefined {
-  const x = rect.left + rect.width / 2;
-  const y = rect.top + rect.height / 2;
+  const { x, y } = clickPoint(element, rect);
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;
   const root = element.getRootNode() as Document | ShadowRoot;
   // Jawad's mask keeps the user's clicks off the page, not the agent's: look through it.
