@@ -22,6 +22,8 @@ import { ADMINER_TASKS } from '../test/support/real-apps/adminer-tasks';
 import type { AppTask, RealApp } from '../test/support/real-apps/app-task';
 import { startDjangoAdmin } from '../test/support/real-apps/django-admin';
 import { DJANGO_TASKS } from '../test/support/real-apps/django-tasks';
+import { startFossil } from '../test/support/real-apps/fossil';
+import { FOSSIL_TASKS } from '../test/support/real-apps/fossil-tasks';
 import { DOKU_TASKS } from '../test/support/real-apps/doku-tasks';
 import { startDokuWiki } from '../test/support/real-apps/dokuwiki';
 import { startJupyter } from '../test/support/real-apps/jupyter';
@@ -54,6 +56,7 @@ const SUITES: Suite[] = [
   { name: 'Roundcube', start: startRoundcube, tasks: ROUNDCUBE_TASKS },
   { name: 'Jupyter', start: startJupyter, tasks: JUPYTER_TASKS },
   { name: 'Django admin', start: startDjangoAdmin, tasks: DJANGO_TASKS },
+  { name: 'Fossil', start: startFossil, tasks: FOSSIL_TASKS },
 ];
 
 interface Result {

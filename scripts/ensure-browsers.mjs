@@ -24,7 +24,9 @@ export function ensureBrowsers(extra = []) {
     process.exit(1);
   }
   console.log(`Installing ${missing.join(', ')} with apt (once)…`);
-  execFileSync('sh', ['-c', `${command.replace('apt-get install', 'DEBIAN_FRONTEND=noninteractive apt-get install')} > /tmp/jawad-apt.log 2>&1`], { stdio: 'inherit' });
+  // Another apt at work (a daily update, a test run installing an app) is waited for, not failed on.
+  const apt = 'apt-get -o DPkg::Lock::Timeout=300';
+  execFileSync('sh', ['-c', `{ ${apt} update && DEBIAN_FRONTEND=noninteractive ${apt} install -y ${missing.join(' ')}; } > /tmp/jawad-apt.log 2>&1`], { stdio: 'inherit' });
   const stillMissing = NEEDED.filter((browser) => !existsSync(browser.path));
   if (stillMissing.length > 0) {
     console.error(`apt did not provide ${stillMissing.map((b) => b.path).join(', ')}; see /tmp/jawad-apt.log`);

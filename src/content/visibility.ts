@@ -470,6 +470,11 @@ export interface TreeOptions {
   range?: Range;
   /** The caller has judged the root where it sits: the clips it leaves its content, and whether its own text can be read. */
   judgedRoot?: JudgedRoot;
+  /**
+   * What shows to the eye is read even where the page hides it from assistive technology
+   * (aria-hidden): an editor that draws its text for the eye and gives it to screen readers through its field.
+   */
+  drawnForTheEye?: boolean;
 }
 
 export interface JudgedRoot {
@@ -517,6 +522,7 @@ export class VisibleTree {
   private readonly range: Range;
   /** The caller's (the walk lends its own), else read once, at the first element the scan judges. */
   private viewport: Viewport | null | undefined;
+  private readonly drawnForTheEye: boolean;
 
   /**
    * `rootShown`: the caller has already judged the root visible where it sits (the snapshot walk
@@ -527,7 +533,8 @@ export class VisibleTree {
    * `view`: the window's viewport, when the caller has read it already; `range`: a range the caller
    * lends for measuring text (each measurement selects, then reads at once).
    */
-  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range, judgedRoot }: TreeOptions = {}) {
+  constructor(readonly root: Element, { rootShown = false, backgrounds = new BackgroundFinder(), view, range, judgedRoot, drawnForTheEye = false }: TreeOptions = {}) {
+    this.drawnForTheEye = drawnForTheEye;
     this.backgrounds = backgrounds;
     this.viewport = view;
     this.range = range ?? root.ownerDocument.createRange();
@@ -635,7 +642,7 @@ export class VisibleTree {
    */
   private visit(item: ScanItem): ScanItem[] {
     const { element, clip: inherited, paint: inheritedPaint, clippers: inheritedClippers } = item;
-    if (NEVER_SHOWN.has(element.localName) || isMarkedHidden(element)) return this.hide(element);
+    if (NEVER_SHOWN.has(element.localName) || (isMarkedHidden(element) && !this.drawnForTheEye)) return this.hide(element);
     const children: Element[] = [];
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
     const painted = element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
@@ -708,8 +715,15 @@ export function visibleText(tree: VisibleTree, root: Element = tree.root): strin
 function laidOut(text: Text): { text: string; kept: boolean } {
   const space = text.parentElement ? getComputedStyle(text.parentElement).whiteSpace : 'normal';
   if (space === 'pre' || space === 'pre-wrap' || space === 'break-spaces') return { text: text.data, kept: true };
-  return { text: text.data.replace(space === 'pre-line' ? /[ \t]+/g : /\s+/g, ' '), kept: false };
+  return { text: text.data.replace(space === 'pre-line' ? /[ \t]+/g : COLLAPSIBLE, ' '), kept: false };
 }
+
+/**
+ * The white space CSS collapses: not a no-break space, which editors that keep no `white-space:
+ * pre` draw their indentation with (Monaco), and which JavaScript's `\s` and `trim()` take too.
+ */
+const COLLAPSIBLE = /[ \t\n\r\f]+/g;
+const collapsedEnds = (text: string) => text.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, '');
 
 /**
  * An empty block among lines that look alike (same tag and class) with text: an empty line of an
@@ -726,13 +740,14 @@ function isEmptyLine(block: Element): boolean {
 /**
  * The text of a code editor's box line by line, as a person reads it there: each innermost block
  * a line (an empty one too), the spaces the editor keeps kept (indentation), what does not show
- * left out. The text to edit it with, where visibleText gives words to read.
+ * left out, and so are `leftOut` (a gutter of line numbers). The text to edit it with, where
+ * visibleText gives words to read.
  */
-export function visibleLines(tree: VisibleTree, root: Element): string {
+export function visibleLines(tree: VisibleTree, root: Element, leftOut: readonly Element[] = []): string {
   const lines: string[] = [];
   let line: { text: string; kept: boolean } | undefined;
   const endLine = () => {
-    if (line) lines.push(line.kept ? line.text : line.text.replace(/ {2,}/g, ' ').trim());
+    if (line) lines.push(line.kept ? line.text : collapsedEnds(line.text.replace(/ {2,}/g, ' ')));
     line = undefined;
   };
   const visit = (node: Node): boolean => {
@@ -740,10 +755,10 @@ export function visibleLines(tree: VisibleTree, root: Element): string {
       if (tree.mutes(node as Text)) return false;
       const shown = laidOut(node as Text);
       // Whitespace between a markup's blocks starts no line.
-      if (line || shown.kept || shown.text.trim()) line = { text: (line?.text ?? '') + shown.text, kept: (line?.kept ?? false) || shown.kept };
+      if (line || shown.kept || collapsedEnds(shown.text)) line = { text: (line?.text ?? '') + shown.text, kept: (line?.kept ?? false) || shown.kept };
       return false;
     }
-    if (node.nodeType !== Node.ELEMENT_NODE || tree.isHidden(node as Element)) return false;
+    if (node.nodeType !== Node.ELEMENT_NODE || tree.isHidden(node as Element) || leftOut.includes(node as Element)) return false;
     const element = node as Element;
     if (element.localName === 'br') {
       lines.push(line?.text ?? '');
@@ -755,6 +770,8 @@ export function visibleLines(tree: VisibleTree, root: Element): string {
     const linesBefore = lines.length;
     let holdsBlock = false;
     for (let child = element.firstChild; child; child = child.nextSibling) if (visit(child)) holdsBlock = true;
+    // A block of no-break spaces alone is no line of text (CodeMirror 5's cursor), at most an empty one.
+    if (block && line && !line.kept && !/\S/.test(line.text)) line = undefined;
     if (block && !line && !holdsBlock && lines.length === linesBefore && isEmptyLine(element)) line = { text: '', kept: true };
     if (block) endLine();
     return block || holdsBlock;

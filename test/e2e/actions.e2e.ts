@@ -311,6 +311,12 @@ for (const browserName of browsersUnderTest()) {
       await tool(jawad, 'type_text', { ref: code, text: 'log(event)' });
       expect(await deployed()).toBe('deployed: def handler(event):\n    return event["body"]\n    log(event)');
       expect((await tool(jawad, 'get', { ref: code, what: 'value' })).data).toMatchObject({ result: 'def handler(event):\n    return event["body"]\n    log(event)' });
+      // An empty line is an empty box among the lines Monaco draws: read as an empty line, as the editor keeps it.
+      await tool(jawad, 'press_key', { ref: code, keys: 'Enter' });
+      await tool(jawad, 'press_key', { ref: code, keys: 'Enter' });
+      await tool(jawad, 'type_text', { ref: code, text: 'pass' });
+      expect(await deployed()).toBe('deployed: def handler(event):\n    return event["body"]\n    log(event)\n\n    pass');
+      expect((await tool(jawad, 'get', { ref: code, what: 'value' })).data).toMatchObject({ result: 'def handler(event):\n    return event["body"]\n    log(event)\n\n    pass' });
     });
 
     it('writes in a real CodeMirror 6 editor, which reads each change back from the page into its own document: replaced, typed on, a new line, a deletion', async () => {

@@ -354,6 +354,20 @@ export interface ScriptOptions {
   final?: string | ((context: AgentContext) => string);
 }
 
+/**
+ * Logging in through a form of two text boxes and a button, each found by its name, and reading
+ * the page it leads to: the steps every application's tasks start with.
+ */
+export function logInSteps(form: { user: NameMatcher; password: NameMatcher; button: NameMatcher }, login: { user: string; password: string }): ScriptStep[] {
+  return [
+    { tool: 'snapshot' },
+    (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', form.user), text: login.user } }),
+    (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', form.password), text: login.password } }),
+    (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', form.button) } }),
+    { tool: 'snapshot' },
+  ];
+}
+
 /** Whether the latest snapshot waited for `text` and Jawad's note on it says the page now shows it, as a model reads that note. */
 export function sawWaitMet(context: AgentContext, text: string): boolean {
   return (context.snapshotText ?? '').split('\n').some((line) => line.startsWith('(waited ') && line.includes(`the page now shows “${text}”`));

@@ -253,21 +253,18 @@ function treeOf(element: Element, read: ReadAlready | undefined): VisibleTree {
 /**
  * The text of a code editor typed into through a field, line by line with its indentation, as a
  * person reads it in its box. An editor that hides all it draws from assistive technology (Monaco,
- * which gives them its text through its field instead) is read from what it draws, less its gutter
- * of line numbers.
+ * which gives them its text through its field instead) is read from what it draws for the eye,
+ * less its gutter of line numbers.
  */
 export function editorText(box: Element, read: ReadAlready | undefined): string {
   const shown = visibleLines(treeOf(box, read), box);
   if (/\S/.test(shown)) return shown;
-  let drawn = (box as HTMLElement).innerText;
   const gutters: Element[] = [];
   for (const hidden of box.querySelectorAll<HTMLElement>('[aria-hidden="true"]')) {
-    const text = hidden.innerText.trim();
-    if (gutters.some((gutter) => gutter.contains(hidden)) || !isLineNumbers(text)) continue;
-    gutters.push(hidden);
-    drawn = drawn.replace(text, '');
+    if (!gutters.some((gutter) => gutter.contains(hidden)) && isLineNumbers(hidden.innerText.trim())) gutters.push(hidden);
   }
-  return drawn.replace(/\u00a0/g, ' ').replace(/^\n+|\s+$/g, '');
+  const drawn = new VisibleTree(box, { rootShown: true, drawnForTheEye: true, backgrounds: read?.backgrounds, view: read?.view, range: read?.range });
+  return visibleLines(drawn, box, gutters);
 }
 
 /** A column of line numbers: 1, 2, 3… (or from wherever the view starts). */

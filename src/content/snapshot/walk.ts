@@ -355,7 +355,7 @@ function inlineParts(walk: Walk, tree: VisibleTree, clip: Clip | undefined): (ch
     if ((!painted || tree.isHidden(child)) && !unseen) return 'skip';
     const role = roleOf(child);
     // Text is judged by the tree (a screen-reader-only 1×1 box clips its text away); a control by its box.
-    if (!isInteractive(child, role, false) || wrapsLink(child, role)) return 'read';
+    if (!actsInline(child, role) || wrapsLink(child, role)) return 'read';
     const box = child.getBoundingClientRect();
     if (painted && box.width <= 1 && box.height <= 1) return 'skip';
     // Clipped away like the text around it: a link past a box's hidden overflow, or a fixed bar's past the viewport.
@@ -364,6 +364,17 @@ function inlineParts(walk: Walk, tree: VisibleTree, clip: Clip | undefined): (ch
     if (walk.popupOwners.size > 0) walk.ownerLines.set(child, { host: walk.lines, line });
     return `[${describeRef(walk, child, role, { inline: tree })}]`;
   };
+}
+
+/**
+ * Whether an element inside a line is a control: by tag, role or handler, or by a pointer cursor
+ * of its own (not one it inherits), as a row of tabs drawn as spans with a click listener each
+ * (Fossil's wiki editor). The cursor is read only for what is no control otherwise.
+ */
+function actsInline(child: Element, role: string): boolean {
+  if (isInteractive(child, role, false)) return true;
+  const pointer = getComputedStyle(child).cursor === 'pointer' && (!child.parentElement || getComputedStyle(child.parentElement).cursor !== 'pointer');
+  return pointer && isInteractive(child, role, true);
 }
 
 const LINKS = 'a[href],area[href],[role=link]';

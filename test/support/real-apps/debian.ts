@@ -17,7 +17,8 @@ function installed(name: string): boolean {
 export function ensurePackages(packages: readonly string[], debconf = ''): void {
   const missing = packages.filter((name) => !installed(name));
   if (missing.length === 0) return;
-  const command = ['apt-get', 'install', '-y', '--no-install-recommends', ...missing];
+  // Another apt at work (a daily update, another test run) is waited for, not failed on.
+  const command = ['apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '--no-install-recommends', ...missing];
   if (process.getuid?.() !== 0) throw new Error(`These tests need ${missing.join(', ')}: run \`sudo ${command.join(' ')}\` once, then the tests again.`);
   if (debconf) execFileSync('debconf-set-selections', [], { input: debconf, stdio: ['pipe', 'pipe', 'pipe'] });
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -26,7 +27,7 @@ export function ensurePackages(packages: readonly string[], debconf = ''): void 
     install();
   } catch {
     // A stale package list (a fresh container) is the usual reason: refresh it once and try again.
-    execFileSync('apt-get', ['update'], { env, stdio: 'pipe', timeout: 300_000 });
+    execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update'], { env, stdio: 'pipe', timeout: 300_000 });
     install();
   }
 }

@@ -3,17 +3,11 @@
  * each played by a scripted model that finds its targets by role and name in the snapshot text,
  * and each checked in the database.
  */
-import { findRef, scriptedAgent, snapshotEntries, tableRows, type AgentContext, type ScriptStep } from '../scripted-model';
+import { type AgentContext, findRef, logInSteps, scriptedAgent, type ScriptStep, snapshotEntries, tableRows } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { DJANGO_ADMIN, type DjangoAdmin } from './django-admin';
 
-const logIn: ScriptStep[] = [
-  { tool: 'snapshot' },
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Username:'), text: DJANGO_ADMIN.user } }),
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Password:'), text: DJANGO_ADMIN.password } }),
-  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Log in') } }),
-  { tool: 'snapshot' },
-];
+const logIn = logInSteps({ user: 'Username:', password: 'Password:', button: 'Log in' }, DJANGO_ADMIN);
 
 /** Logged in, a model's list of records from the site's index (`| [link "Books"] | [link "Add"] | [link "Change"] |`). */
 const openList = (model: string): ScriptStep[] => [

@@ -3,18 +3,12 @@
  * scripted model that finds its targets by role and name in the snapshot text, and each checked
  * in the wiki's own files.
  */
-import { readBack, scriptedAgent, snapshotEntries, type ScriptStep } from '../scripted-model';
+import { logInSteps, readBack, scriptedAgent, type ScriptStep, snapshotEntries } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { DOKU_ADMIN, type DokuWiki } from './dokuwiki';
 
 /** Logging in, from the login form. */
-const logIn: ScriptStep[] = [
-  { tool: 'snapshot' },
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', /user/i), text: DOKU_ADMIN.user } }),
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', /password/i), text: DOKU_ADMIN.password } }),
-  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', /log in/i) } }),
-  { tool: 'snapshot' },
-];
+const logIn = logInSteps({ user: /user/i, password: /password/i, button: /log in/i }, DOKU_ADMIN);
 
 const LOGIN = '/doku.php?id=start&do=login';
 

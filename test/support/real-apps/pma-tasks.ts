@@ -7,18 +7,12 @@
  * once (history.pushState) and swaps the page in when the answer comes; until then the page shows
  * the old view and "Loading…".
  */
-import { findRef, scriptedAgent, tableRows, type AgentContext, type ScriptStep } from '../scripted-model';
+import { type AgentContext, findRef, logInSteps, scriptedAgent, type ScriptStep, tableRows } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { PMA_LOGIN, type PhpMyAdmin } from './phpmyadmin';
 
 /** phpMyAdmin's cookie login: its labels end with a colon, and the form is sent as a page load. */
-const logIn: ScriptStep[] = [
-  { tool: 'snapshot' },
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Username:'), text: PMA_LOGIN.user } }),
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Password:'), text: PMA_LOGIN.password } }),
-  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Log in') } }),
-  { tool: 'snapshot' },
-];
+const logIn = logInSteps({ user: 'Username:', password: 'Password:', button: 'Log in' }, PMA_LOGIN);
 
 /** Logging in, then the shop database from the navigation tree on the left, which opens its tables under it. */
 const openShop: ScriptStep[] = [

@@ -3,17 +3,11 @@
  * scripted model that finds its targets by role and name in the snapshot text it is given, as a
  * real model does, and each checked in the mailbox's own files — never in the DOM.
  */
-import { findRef, sawWaitMet, scriptedAgent, type AgentContext, type ScriptStep } from '../scripted-model';
+import { type AgentContext, findRef, logInSteps, sawWaitMet, scriptedAgent, type ScriptStep } from '../scripted-model';
 import { expectThat, type AppTask } from './app-task';
 import { MAIL_USER, type Roundcube } from './roundcube';
 
-const logIn: ScriptStep[] = [
-  { tool: 'snapshot' },
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Username'), text: MAIL_USER.user } }),
-  (ctx) => ({ tool: 'fill', args: { ref: ctx.findRef('textbox', 'Password'), text: MAIL_USER.password } }),
-  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Login') } }),
-  { tool: 'snapshot' },
-];
+const logIn = logInSteps({ user: 'Username', password: 'Password', button: 'Login' }, MAIL_USER);
 
 /**
  * Choosing a message in the list shows it in the preview pane, which Roundcube loads by a timer
