@@ -44,7 +44,6 @@ export function isEditable(element: Element): boolean {
   return isTextField(element) ? !element.readOnly && !element.disabled : editingHost(element) !== null;
 }
 
-
 /**
  * What a text field or an editor holds now. An editor writes a space typed at the end of a line,
  * or after another, as a no-break space (it would collapse otherwise): it reads as the space it was.

@@ -146,7 +146,7 @@ function contains(ancestor: Element, node: Element): boolean {
   return false;
 }
 
-/** What sits over an element's centre and would take a click meant for it, if anything. */
+/** What sits where the element is clicked (click-point.ts) and would take the click meant for it, if anything. */
 export function coverOf(element: Element, rect: DOMRect, view: Viewport): Element | undefined {
   const { x, y } = clickPoint(element, rect);
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return undefined;

@@ -30,3 +30,6 @@ export interface AppTask<App extends RealApp> {
 export function expectThat(condition: boolean, message: string): void {
   if (!condition) throw new Error(message);
 }
+
+/** Text as an SQL string literal, for checks in an application's database (the values are the tests' own). */
+export const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;

@@ -9,6 +9,9 @@ function installed(name: string): boolean {
   return query.status === 0 && query.stdout.includes('install ok installed');
 }
 
+/** apt-get, waiting for another apt at work (a daily update, another test run) rather than failing on its lock. */
+const APT = ['apt-get', '-o', 'DPkg::Lock::Timeout=300'] as const;
+
 /**
  * Installs what is missing of `packages` with apt-get (no recommends); throws with the command when
  * not root. `debconf`: answers to the packages' install questions (debconf-set-selections lines),
@@ -17,8 +20,7 @@ function installed(name: string): boolean {
 export function ensurePackages(packages: readonly string[], debconf = ''): void {
   const missing = packages.filter((name) => !installed(name));
   if (missing.length === 0) return;
-  // Another apt at work (a daily update, another test run) is waited for, not failed on.
-  const command = ['apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '--no-install-recommends', ...missing];
+  const command = [...APT, 'install', '-y', '--no-install-recommends', ...missing];
   if (process.getuid?.() !== 0) throw new Error(`These tests need ${missing.join(', ')}: run \`sudo ${command.join(' ')}\` once, then the tests again.`);
   if (debconf) execFileSync('debconf-set-selections', [], { input: debconf, stdio: ['pipe', 'pipe', 'pipe'] });
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -27,7 +29,7 @@ export function ensurePackages(packages: readonly string[], debconf = ''): void 
     install();
   } catch {
     // A stale package list (a fresh container) is the usual reason: refresh it once and try again.
-    execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update'], { env, stdio: 'pipe', timeout: 300_000 });
+    execFileSync(APT[0], [...APT.slice(1), 'update'], { env, stdio: 'pipe', timeout: 300_000 });
     install();
   }
 }

@@ -4,7 +4,7 @@
  * repository itself.
  */
 import { type AgentContext, findRef, logInSteps, scriptedAgent, type ScriptStep, snapshotEntries, tableRows } from '../scripted-model';
-import { expectThat, type AppTask } from './app-task';
+import { expectThat, sqlText, type AppTask } from './app-task';
 import { CHECK_INS, FOSSIL_ADMIN, TICKETS, type Fossil } from './fossil';
 
 const logIn = logInSteps({ user: 'User ID:', password: 'Password:', button: 'Login' }, FOSSIL_ADMIN);
@@ -60,6 +60,14 @@ function roleless(ctx: AgentContext, text: string): string {
   return findRef(ctx.snapshotText ?? '', 'generic', text) ?? written ?? ctx.findRef('generic', text);
 }
 
+/** Logged in, a link of the tickets page followed, and what it opened read. */
+const fromTickets = (link: string): ScriptStep[] => [
+  ...logIn,
+  ...fromMenu('Tickets', 'Tickets/Bug Reports'),
+  (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', link) } }),
+  { tool: 'snapshot' },
+];
+
 /** The ticket's form shows its Submit button only once the ticket has been previewed. */
 const previewThenSubmit: ScriptStep[] = [
   (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('button', 'Preview') } }),
@@ -70,7 +78,7 @@ const previewThenSubmit: ScriptStep[] = [
 
 const ticket = (fossil: Fossil, title: string) => {
   // What is written in a ticket's description and remarks is kept with each change to it.
-  const rows = fossil.query(`select type, severity, foundin, status, resolution, (select group_concat(icomment, ' ') from ticketchng c where c.tkt_id = t.tkt_id) as comment from ticket t where title = '${title.replace(/'/g, "''")}'`);
+  const rows = fossil.query(`select type, severity, foundin, status, resolution, (select group_concat(icomment, ' ') from ticketchng c where c.tkt_id = t.tkt_id) as comment from ticket t where title = ${sqlText(title)}`);
   expectThat(rows.length === 1, `${rows.length} tickets are titled “${title}”`);
   return rows[0]!;
 };
@@ -86,10 +94,7 @@ export const FOSSIL_TASKS: AppTask<Fossil>[] = [
     start: '/login',
     model: () =>
       scriptedAgent([
-        ...logIn,
-        ...fromMenu('Tickets', 'Tickets/Bug Reports'),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'New ticket') } }),
-        { tool: 'snapshot' },
+        ...fromTickets('New ticket'),
         // The summary's box has no label: it follows the sentence that asks for it.
         (ctx) => ({ tool: 'fill', args: { ref: ctx.fieldAfter(/one-line summary/, 'textbox'), text: NEW_TICKET } }),
         (ctx) => ({ tool: 'select_option', args: { ref: ctx.fieldAfter('Type', 'combobox'), option: 'Code_Defect' } }),
@@ -110,10 +115,7 @@ export const FOSSIL_TASKS: AppTask<Fossil>[] = [
     start: '/login',
     model: () =>
       scriptedAgent([
-        ...logIn,
-        ...fromMenu('Tickets', 'Tickets/Bug Reports'),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('link', 'All Tickets') } }),
-        { tool: 'snapshot' },
+        ...fromTickets('All Tickets'),
         // Each row of the report ends with its ticket's edit link.
         (ctx) => ({ tool: 'click', args: { ref: ctx.findRefInLine(CRASH, 'link', 'edit') } }),
         { tool: 'snapshot' },

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RealApp } from './app-task';
+import { sqlText, type RealApp } from './app-task';
 import { ensurePackages } from './debian';
 import { freePort } from '../ports';
 import { startServerProcess, waitUntilServing } from './server-process';
@@ -81,7 +81,7 @@ export async function startFossil(): Promise<Fossil> {
         return undefined;
       }
     },
-    capabilities: (user) => query(`select cap from user where login = '${user.replace(/'/g, "''")}'`)[0]?.cap as string | undefined,
+    capabilities: (user) => query(`select cap from user where login = ${sqlText(user)}`)[0]?.cap as string | undefined,
     async logsIn(user, password) {
       const response = await fetch(`${url}/login`, { method: 'POST', body: new URLSearchParams({ u: user, p: password, in: 'Login' }), redirect: 'manual' });
       return response.status === 302 && response.headers.getSetCookie().some((cookie) => cookie.startsWith('fossil-'));

@@ -4,7 +4,7 @@
  * real model does, and each checked in WordPress's database — never in the DOM.
  */
 import { findRef, sawWaitMet, scriptedAgent, type AgentContext, type ScriptStep } from '../scripted-model';
-import { expectThat, type AppTask } from './app-task';
+import { expectThat, sqlText, type AppTask } from './app-task';
 import { WP_ADMIN, type WordPress } from './wordpress';
 
 const logIn: ScriptStep[] = [
@@ -23,9 +23,6 @@ function uncovered(ctx: AgentContext, role: string, name: string): string {
   const open = (ctx.snapshotText ?? '').split('\n').filter((line) => !line.includes('[covered by ')).join('\n');
   return findRef(open, role, name) ?? ctx.findRef(role, `${name} (not covered)`);
 }
-
-/** SQL text literal (the values here are the tests' own). */
-const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 export const WP_TASKS: AppTask<WordPress>[] = [
   {
