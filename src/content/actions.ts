@@ -12,7 +12,8 @@ import { selectOption, widgetValue } from './actions/choose';
 import { CoveredError, namingWaysPast } from './actions/cover';
 import type { DialogAnswers } from './actions/dialogs';
 import { type HoverStyles, Pointer } from './actions/pointer';
-import { LEAVE_ASKED } from './installed-flags';
+import { LEAVE_ASKED, LEAVE_WATCH } from './installed-flags';
+import { markUnload } from './leave-mark';
 import { editingHost, fillText, isEditable, isTextField, keyEdit, textOf, typeText } from './actions/editing';
 import { afterFrameworks, keyboardEvent, type Modifiers, mouseInit, pointerSequence, prepare, waitFor } from './actions/gestures';
 import type { RefRegistry } from './snapshot/refs';
@@ -269,6 +270,9 @@ function watchLeaving(): { certain(): boolean; end(): { leaving: boolean; to?: s
       delete leaveFlag[LEAVE_ASKED];
       navigation?.removeEventListener('navigate', onNavigate);
       navigation?.removeEventListener('currententrychange', onStayed);
+      // Firefox begins a link's navigation in a task of its own, which may come after this answer:
+      // its box is then marked the way a tool's navigation is, until the background stops watching.
+      if (leaving && !told && window === window.top) markUnload(LEAVE_ASKED, LEAVE_WATCH, true);
       return { leaving, ...(leaving && to !== undefined ? { to } : {}) };
     },
   };

@@ -9,9 +9,13 @@
  *   action stays inside the `beforeunload` it set off. The page agent marks that event during an
  *   action, and `watchLeavePrompt` during a tool's navigation (LEAVE_ASKED): nothing beginning is no
  *   sign by itself, as going back to an entry of the same page and address (history.pushState) begins nothing either.
+ * - A navigation an action set off may begin only after the action answered (a form its script
+ *   sends a moment later; Firefox begins a link's in a task of its own): the page agent then keeps
+ *   marking, and the wait for that navigation looks for the box as a tool's navigation does.
  */
 import browser from 'webextension-polyfill';
 import { LEAVE_ASKED, LEAVE_WATCH } from '../../content/installed-flags';
+import { markUnload } from '../../content/leave-mark';
 import { JawadError } from '../../protocol';
 import { pause } from './pause';
 
@@ -56,29 +60,26 @@ export async function pageAsksToLeave(tabId: number): Promise<boolean> {
 }
 
 /**
- * In the isolated world of a frame: clears LEAVE_ASKED and, `on`, marks the page's next
- * `beforeunload` with it (one listener, kept on the global, however often armed), or stops marking.
- */
-function markUnload(asked: string, watch: string, on: boolean): void {
-  const scope = globalThis as unknown as Record<string, (() => void) | boolean | undefined>;
-  delete scope[asked];
-  const mark = (scope[watch] as (() => void) | undefined) ?? (() => void (scope[asked] = true));
-  scope[watch] = mark;
-  if (on) addEventListener('beforeunload', mark);
-  else removeEventListener('beforeunload', mark);
-}
-
-/**
  * Before a tool asks the browser to navigate the tab: marks the page's `beforeunload` (LEAVE_ASKED)
  * until the returned `stop` is called, which the wait calls once it knows the page did not unload.
  * A page the browser keeps extensions out of is not marked: nothing there can ask.
  */
 export async function watchLeavePrompt(tabId: number): Promise<{ stop(): void }> {
-  const arm = (on: boolean) => browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: markUnload, args: [LEAVE_ASKED, LEAVE_WATCH, on], injectImmediately: true }).then(() => undefined, () => undefined);
   // A page held already (by a box of its own) runs no script: the navigation is not kept waiting on it.
-  await Promise.race([arm(true), pause(PROBE_MS)]);
-  return { stop: () => void arm(false) };
+  await Promise.race([markFrameUnload(tabId, true), pause(PROBE_MS)]);
+  return { stop: () => stopWatchingLeave(tabId) };
 }
+
+/**
+ * Stops marking the page's `beforeunload` (armed by watchLeavePrompt, or by the page agent for a
+ * navigation its action set off that had not begun when it answered): the page is still there.
+ */
+export function stopWatchingLeave(tabId: number): void {
+  void markFrameUnload(tabId, false);
+}
+
+const markFrameUnload = (tabId: number, on: boolean) =>
+  browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: markUnload, args: [LEAVE_ASKED, LEAVE_WATCH, on], injectImmediately: true }).then(() => undefined, () => undefined);
 
 /**
  * For an action its page has not `answered` for ACTION_UNANSWERED_MS: resolves once the page is

@@ -211,8 +211,9 @@ export function watchNavigation(tabId: number) {
     /**
      * Where the navigation that began brought the tab, or undefined when none began. `expected`:
      * one is coming (the page said so, or a tool asked for it), so it is given NAVIGATION_START_MS to
-     * begin. `asked`: a tool asked the browser for it, so the page being left may hold the tab
-     * (`held`): Firefox then begins nothing, Chromium reports the tab loading but loads nothing.
+     * begin. `asked`: a tool asked the browser for it, or an action of the top frame announced it,
+     * with the page's `beforeunload` marked either way (leave-prompt.ts), so the page being left may
+     * hold the tab (`held`): Firefox then begins nothing, Chromium reports the tab loading but loads nothing.
      */
     async settle(signal: AbortSignal, expected: boolean, asked = false, goingTo?: string): Promise<Arrival | undefined> {
       let held = false;

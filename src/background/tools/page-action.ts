@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ActionOutcome, CAPS, childRequestId, clipText, documentChanged, frameOfRef, JawadError, MAX_DIALOGS_LISTED, REF_PATTERN, RUNS_PAGE_HANDLERS, TargetDescription, targetOf, type Action, type ActOptions, type ContentRequest, type PageDialog, type Target } from '../../protocol';
 import { askFrame, askPageAgent, contextTab, injectPageScript, isUndelivered, PAGE_AGENT, type TargetTab } from '../page-scripts';
 import { answersDialogs, dialogsSoFar, stopAnsweringDialogs } from './dialog-aftermath';
-import { heldByLeavePrompt, pageHeldTab } from './leave-prompt';
+import { heldByLeavePrompt, pageHeldTab, stopWatchingLeave } from './leave-prompt';
 import { describeLoadFailure, watchNavigation } from './navigation-wait';
 import { actionRequestsPending, forgetActionRequests, linkTakenOver, navigationLoaded, onlyFramesLoaded, settleActionRequests, watchActionRequests } from './request-watch';
 import type { ToolContext } from './tool';
@@ -107,7 +107,12 @@ async function actAndFollow(context: ToolContext, tab: TargetTab, frameId: numbe
   const answerLost = answer instanceof Error && !(answer instanceof JawadError && answer.code !== 'TIMEOUT');
   const announced = !(answer instanceof Error) && answer.navigates === true;
   const goingTo = answer instanceof Error ? undefined : answer.leavingFor;
-  const arrival = await navigation.settle(context.signal, answerLost || announced, false, goingTo);
+  // Announced from the top frame: the page may yet ask whether to leave, its box marked by the
+  // page agent (a navigation that begins after the answer, as Firefox begins a link's).
+  const watched = announced && frameId === 0;
+  const arrival = await navigation.settle(context.signal, answerLost || announced, watched, goingTo);
+  if (watched && (!arrival || arrival.held || arrival.withinPage)) stopWatchingLeave(tab.id);
+  if (arrival?.held) throw pageHeldTab(tab.url ?? 'acted on');
   const loadedTo = arrival?.tab.url === undefined ? undefined : clipText(arrival.tab.url, CAPS.url);
   // Chromium reports a frame's loading as the tab's: an action that loaded a frame and left the
   // page's address as it was, announcing nothing, kept its page (the frame's load is waited for).
