@@ -94,5 +94,25 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('#status', (el) => el.textContent)).toBe('Opened Drafts.');
       expect((await snapshot(jawad)).text).toMatch(/^- link "Drafts" \[ref=e\d+\] \[selected\]$/m);
     });
+
+    it('shows a sortable column’s header as the header it is, with the way the table is sorted by it, and sorts by a click on it', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await jawad.openTab(`${fixtures.url}/sortable-table.html`);
+      const { text } = await snapshot(jawad);
+      // DataTables: focusable headers, the one sorted by says which way.
+      expect(text).toMatch(/^\| \[columnheader "Name: activate to sort column descending" ref=e\d+ sorted ascending\] \| \[columnheader "Office: activate to sort column ascending" ref=e\d+\] \|$/m);
+      // sorttable.js: a pointer cursor and a click listener; a header cell of a row of data cells heads its row.
+      expect(text).toMatch(/^\| \[columnheader "Ticket" ref=e\d+\] \| \[columnheader "Title" ref=e\d+\] \|$/m);
+      expect(text).toMatch(/^\| \[rowheader "Mars" ref=e\d+\] \| 2 \|$/m);
+
+      expect((await runTool(jawad, 'click', { ref: findRef(text, 'columnheader', /^Office/) })).success).toBe(true);
+      const sorted = (await snapshot(jawad)).text;
+      expect(sorted).toMatch(/^\| \[columnheader "Name: activate to sort column ascending" ref=e\d+\] \| \[columnheader "Office: activate to sort column descending" ref=e\d+ sorted ascending\] \|$/m);
+      expect(sorted.indexOf('Lior Chen | Berlin')).toBeLessThan(sorted.indexOf('Maya Ortiz | Lagos'));
+      expect(sorted.indexOf('Maya Ortiz | Lagos')).toBeLessThan(sorted.indexOf('Ada Brandt | Tokyo'));
+
+      expect((await runTool(jawad, 'click', { ref: findRef(sorted, 'rowheader', 'Mars') })).success).toBe(true);
+      expect(await page.$eval('#detail', (el) => el.textContent)).toBe('Mars has two small moons.');
+    });
   });
 }

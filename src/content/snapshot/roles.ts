@@ -45,6 +45,20 @@ export function implicitRole(element: Element): string {
   }
 }
 
+/**
+ * The role a ref line shows. A header cell acted on (a sortable column's, clicked or focused) is
+ * shown as the header it is, as a screen reader announces it; its role stays generic everywhere
+ * else (a header around a sort link is read through to the link).
+ */
+export function shownRole(element: Element, role: string): string {
+  if (role !== 'generic' || element.localName !== 'th') return role;
+  const scope = element.getAttribute('scope');
+  if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+  if (scope === 'col' || scope === 'colgroup' || element.parentElement?.parentElement?.localName === 'thead') return 'columnheader';
+  // html-aam: a header cell in a row of data cells heads that row.
+  return element.parentElement && Array.from(element.parentElement.children).some((cell) => cell.localName === 'td') ? 'rowheader' : 'columnheader';
+}
+
 /** A box a user types text into: a contenteditable editor, or a code editor typed into through a field nobody sees. */
 export function isTextEditor(element: Element): boolean {
   return isEditingHost(element) || typedThrough(element) !== undefined;

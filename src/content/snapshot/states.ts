@@ -30,6 +30,9 @@ export function states(element: Element, role: string): string[] {
   const readOnly = input.readOnly === true || element.getAttribute('aria-readonly') === 'true';
   if ((element as HTMLElement).isContentEditable || (role === 'textbox' && !readOnly)) out.push('editable');
   if (secretOf(element)) out.push('secret');
+  // A sortable column's header: which way the table is sorted by it now.
+  const sort = element.getAttribute('aria-sort');
+  if (sort === 'ascending' || sort === 'descending') out.push(`sorted ${sort}`);
   return out;
 }
 

@@ -14,7 +14,7 @@ import { clip, pageText, quote } from './page-text';
 import { accessibleName, ariaName, editorText, visibleContent } from './name';
 import { popupOwners } from './popups';
 import type { RefRegistry } from './refs';
-import { isInteractive, isTextEditor, roleOf, typedThrough } from './roles';
+import { isInteractive, isTextEditor, roleOf, shownRole, typedThrough } from './roles';
 import { isListRow, isScroller } from './rows';
 import { destinationOf, iconOf, optionsOf, states, valueOf } from './states';
 import { BackgroundFinder, boxOf, type ChildSpan, type Clip, type ClipChains, clipFor, clippersBelow, contentShows, hasInvisibleInk, intersect, isPushedOffPage, type JudgedRoot, nodesIn, overflowClipOf, overflowOf, paintClip, scaleOf, viewportOf, visibleIn, visibleText, VisibleTree, type Viewport } from '../visibility';
@@ -229,7 +229,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   const container = isContainer(element, roleOf(element));
   const name = container ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
-  const parts = [role];
+  const shown = shownRole(element, role);
+  const parts = [shown];
   if (name) parts.push(quote(name));
   parts.push(mark(`ref=${ref}`));
   for (const state of states(element, role)) parts.push(mark(state));
@@ -250,7 +251,7 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
     if (label) walk.naming.add(label);
   }
   const testid = element.getAttribute('data-testid') ?? element.getAttribute('data-t') ?? undefined;
-  walk.found.push({ ref, role, name: clipText(name, CAPS.name), tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
+  walk.found.push({ ref, role: shown, name: clipText(name, CAPS.name), tag: element.localName, ...(element.id ? { id: element.id } : {}), ...(testid ? { testid } : {}) });
   return parts.join(' ');
 }
 

@@ -40,12 +40,24 @@ function nthAfter(ctx: AgentContext, label: string, role: string, n: number): st
   return ref;
 }
 
+/** A cell's text, its controls by their names (`[link "trunk" ref=e5]` reads `trunk`). */
+const unlinked = (cell: string) => cell.replace(/\[\w+ "((?:[^"\\]|\\.)*)"[^\]]*\]/g, '$1');
+
+/** The cells of the column headed `column` (its header's name or text), top to bottom, in either outline. */
+function column(snapshotText: string, heading: string): string[] {
+  const rows = tableRows(snapshotText).map((cells) => cells.map(unlinked));
+  const header = rows.findIndex((cells) => cells.includes(heading));
+  const at = header < 0 ? -1 : rows[header]!.indexOf(heading);
+  return at < 0 ? [] : rows.slice(header + 1).map((cells) => cells[at] ?? '');
+}
+
+const byTitle = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+
 /**
  * The timeline's latest check-in, from its first row that names a check-in and its user, in
  * either outline: its comment, then `Leaf check-in: <hash> user: <name>`.
  */
 function latestCheckIn(snapshotText: string): { comment: string; user: string } | undefined {
-  const unlinked = (cell: string) => cell.replace(/\[\w+ "((?:[^"\\]|\\.)*)"[^\]]*\]/g, '$1');
   const rows = tableRows(snapshotText).map((cells) => cells.map(unlinked).join(' '));
   const row = rows.map((text) => /^\s*\d\d:\d\d\s+(.+?) (?:Leaf )?check-in: .*?user: (\S+)/.exec(text)).find(Boolean);
   return row ? { comment: row[1]!, user: row[2]! } : undefined;
@@ -130,6 +142,29 @@ export const FOSSIL_TASKS: AppTask<Fossil>[] = [
       expectThat(String(closed.comment).includes('Fixed by the CSV export rewrite.'), `its remarks are ${JSON.stringify(closed.comment)}`);
       const others = TICKETS.slice(1).map(({ title }) => ticket(fossil, title).status);
       expectThat(others.every((status) => status === 'Open'), `the other tickets are ${others.join(', ')}`);
+    },
+  },
+  {
+    name: 'sort the ticket report by a column with a click on its header',
+    prompt: 'Sort the All Tickets report by title from Z to A. Which ticket is at the top?',
+    start: '/login',
+    model: () => {
+      // A click on a header sorts by its column (sorttable.js), A to Z first: which way it went shows only in the rows.
+      const sortedUp = (ctx: AgentContext) => {
+        const titles = column(ctx.snapshotText ?? '', 'title');
+        return titles.length > 1 && byTitle(titles[0]!, titles.at(-1)!) <= 0;
+      };
+      return scriptedAgent([
+        ...fromTickets('All Tickets'),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('columnheader', 'title') } }),
+        { tool: 'snapshot' },
+        (ctx) => (sortedUp(ctx) ? { tool: 'click', args: { ref: ctx.findRef('columnheader', 'title') } } : { tool: 'snapshot' }),
+        { tool: 'snapshot' },
+      ], { final: (ctx) => `At the top: “${column(ctx.snapshotText ?? '', 'title')[0] ?? 'nothing'}”.` });
+    },
+    async verify(fossil, _finalUrl, answer) {
+      const last = fossil.query('select title from ticket').map(({ title }) => String(title)).sort(byTitle).at(-1)!;
+      expectThat(answer.includes(`“${last}”`), `the answer was ${JSON.stringify(answer)}, the last title ${last}`);
     },
   },
   {
