@@ -263,7 +263,8 @@ function nestedCell(lines: readonly string[], at: number): string {
   for (let index = at + 1; index < lines.length && indentOf(lines[index]!) > indentOf(lines[at]!); index++) {
     const line = lines[index]!;
     const text = /^\s*- text: (.*)$/.exec(line)?.[1];
-    if (text !== undefined) inner.push(text);
+    // Text the outline had to quote (`- text: "Leaf check-in:"`, for its colon) is the text inside the quotes.
+    if (text !== undefined) inner.push(text.startsWith('"') ? unquote(text) : text);
     else inner.push(...snapshotEntries(line).map((entry) => entry.name).filter(Boolean));
   }
   return inner.join(' ');

@@ -43,12 +43,19 @@ function nthAfter(ctx: AgentContext, label: string, role: string, n: number): st
 /** A cell's text, its controls by their names (`[link "trunk" ref=e5]` reads `trunk`). */
 const unlinked = (cell: string) => cell.replace(/\[\w+ "((?:[^"\\]|\\.)*)"[^\]]*\]/g, '$1');
 
-/** The cells of the column headed `column` (its header's name or text), top to bottom, in either outline. */
+/**
+ * A sortable column's header by its text, whatever sort mark the page draws after it: Fossil's
+ * `::after` arrow (♦, then ↓ or ↑), which Playwright's outline writes into the name.
+ */
+const header = (text: string) => new RegExp(`^${text}[^\\p{L}\\p{N}]?$`, 'u');
+
+/** The cells of the column headed `heading`, top to bottom, in either outline. */
 function column(snapshotText: string, heading: string): string[] {
   const rows = tableRows(snapshotText).map((cells) => cells.map(unlinked));
-  const header = rows.findIndex((cells) => cells.includes(heading));
-  const at = header < 0 ? -1 : rows[header]!.indexOf(heading);
-  return at < 0 ? [] : rows.slice(header + 1).map((cells) => cells[at] ?? '');
+  const headed = header(heading);
+  const row = rows.findIndex((cells) => cells.some((cell) => headed.test(cell)));
+  const at = row < 0 ? -1 : rows[row]!.findIndex((cell) => headed.test(cell));
+  return at < 0 ? [] : rows.slice(row + 1).map((cells) => cells[at] ?? '');
 }
 
 const byTitle = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
@@ -156,9 +163,9 @@ export const FOSSIL_TASKS: AppTask<Fossil>[] = [
       };
       return scriptedAgent([
         ...fromTickets('All Tickets'),
-        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('columnheader', 'title') } }),
+        (ctx) => ({ tool: 'click', args: { ref: ctx.findRef('columnheader', header('title')) } }),
         { tool: 'snapshot' },
-        (ctx) => (sortedUp(ctx) ? { tool: 'click', args: { ref: ctx.findRef('columnheader', 'title') } } : { tool: 'snapshot' }),
+        (ctx) => (sortedUp(ctx) ? { tool: 'click', args: { ref: ctx.findRef('columnheader', header('title')) } } : { tool: 'snapshot' }),
         { tool: 'snapshot' },
       ], { final: (ctx) => `At the top: “${column(ctx.snapshotText ?? '', 'title')[0] ?? 'nothing'}”.` });
     },
@@ -187,7 +194,7 @@ export const FOSSIL_TASKS: AppTask<Fossil>[] = [
         (ctx) => ({ tool: 'click', args: { ref: roleless(ctx, 'Preview') } }),
         { tool: 'snapshot' },
         // The preview shows the list's items, each a line of its own (the text box, hidden now, held `- Tag the release`).
-        (ctx) => (/^(?:\s*- listitem: )?Tag the release$/m.test(ctx.snapshotText ?? '') ? { tool: 'click', args: { ref: ctx.findRef('button', 'Save') } } : 'The preview did not show the list.'),
+        (ctx) => (/^(?:\s*- listitem(?: \[ref=\w+\])?: )?Tag the release$/m.test(ctx.snapshotText ?? '') ? { tool: 'click', args: { ref: ctx.findRef('button', 'Save') } } : 'The preview did not show the list.'),
         { tool: 'snapshot' },
       ], { final: 'Created “Release checklist”.' }),
     async verify(fossil) {
