@@ -101,8 +101,9 @@ for (const browserName of browsersUnderTest()) {
       const { text } = await snapshot(jawad);
       // DataTables: focusable headers, the one sorted by says which way.
       expect(text).toMatch(/^\| \[columnheader "Name: activate to sort column descending" ref=e\d+ sorted ascending\] \| \[columnheader "Office: activate to sort column ascending" ref=e\d+\] \|$/m);
-      // sorttable.js: a pointer cursor and a click listener; a header cell of a row of data cells heads its row.
-      expect(text).toMatch(/^\| \[columnheader "Ticket" ref=e\d+\] \| \[columnheader "Title" ref=e\d+\] \|$/m);
+      // sorttable.js: a pointer cursor and a click listener, the sort marks drawn after the text;
+      // a header cell of a row of data cells heads its row.
+      expect(text).toMatch(/^\| \[columnheader "Ticket♦" ref=e\d+\] \| \[columnheader "Title♦" ref=e\d+\] \|$/m);
       expect(text).toMatch(/^\| \[rowheader "Mars" ref=e\d+\] \| 2 \|$/m);
 
       expect((await runTool(jawad, 'click', { ref: findRef(text, 'columnheader', /^Office/) })).success).toBe(true);
@@ -110,6 +111,15 @@ for (const browserName of browsersUnderTest()) {
       expect(sorted).toMatch(/^\| \[columnheader "Name: activate to sort column ascending" ref=e\d+\] \| \[columnheader "Office: activate to sort column descending" ref=e\d+ sorted ascending\] \|$/m);
       expect(sorted.indexOf('Lior Chen | Berlin')).toBeLessThan(sorted.indexOf('Maya Ortiz | Lagos'));
       expect(sorted.indexOf('Maya Ortiz | Lagos')).toBeLessThan(sorted.indexOf('Ada Brandt | Tokyo'));
+
+      expect((await runTool(jawad, 'click', { ref: findRef(sorted, 'columnheader', 'Title♦') })).success).toBe(true);
+      const byTitle = (await snapshot(jawad)).text;
+      expect(byTitle).toMatch(/^\| \[columnheader "Ticket♦" ref=e\d+\] \| \[columnheader "Title↓" ref=e\d+\] \|$/m);
+      expect(byTitle.indexOf('#12 | Printer jams')).toBeLessThan(byTitle.indexOf('#7 | VPN drops'));
+      expect((await runTool(jawad, 'click', { ref: findRef(byTitle, 'columnheader', 'Title↓') })).success).toBe(true);
+      const back = (await snapshot(jawad)).text;
+      expect(back).toMatch(/\[columnheader "Title↑" ref=e\d+\]/);
+      expect(back.indexOf('#7 | VPN drops')).toBeLessThan(back.indexOf('#12 | Printer jams'));
 
       expect((await runTool(jawad, 'click', { ref: findRef(sorted, 'rowheader', 'Mars') })).success).toBe(true);
       expect(await page.$eval('#detail', (el) => el.textContent)).toBe('Mars has two small moons.');

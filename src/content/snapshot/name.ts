@@ -147,11 +147,35 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
   }
   if (NAME_FROM_CONTENT.has(role) || tag === 'label') {
     const text = element.firstElementChild ? visibleContent(element, read) : clean(element.textContent);
-    if (text) return text;
+    // A header cell's drawn marks say how the table is sorted by it. Every other control's are left
+    // unread: reading each named element's pseudo-elements cost the corpus 6 % of the snapshot's time.
+    if (text) return tag === 'th' ? withDrawnText(element, text) : text;
     const alternative = element.firstElementChild ? contentAlternative(element) : '';
     if (alternative) return alternative;
   }
   return clean(element.getAttribute('title'));
+}
+
+/** A CSS string, `"↓"`, as the computed `content` writes one; anything else (a counter, attr()) is not read. */
+const CSS_STRING = /^"((?:[^"\\]|\\.)*)"$/;
+/** Icon fonts' glyphs (Unicode's private use area): a reader sees no letter. */
+const ICON_GLYPHS = /[\uE000-\uF8FF]/g;
+
+/**
+ * The element's text with what its style draws before and after it (accname's CSS generated
+ * content): the arrow a sortable header shows once sorted by it (Fossil's `::after`, ♦ then ↓ or
+ * ↑), as browsers name the header.
+ */
+function withDrawnText(element: Element, text: string): string {
+  const drawn = (pseudo: '::before' | '::after') => {
+    const style = getComputedStyle(element, pseudo);
+    const written = CSS_STRING.exec(style.content)?.[1];
+    if (!written || style.display === 'none') return '';
+    return written.replace(/\\(.)/g, '$1').replace(ICON_GLYPHS, '');
+  };
+  const before = drawn('::before');
+  const after = drawn('::after');
+  return before || after ? clean(`${before}${text}${after}`) : text;
 }
 
 /** An input drawn as a button: its value, else a label or its title, else what the browser writes on it. */
