@@ -26,8 +26,10 @@ for (const browserName of browsersUnderTest()) {
       const notebook = `${started().url}/notebooks/sales.ipynb`;
       await suite.jawad.openTab(`${started().url}/login?next=${encodeURIComponent('/notebooks/sales.ipynb')}`);
       let text = await snapshot();
-      await runTool(suite.jawad, 'fill', { ref: findRef(text, 'textbox', 'Password:'), text: JUPYTER_PASSWORD });
-      await runTool(suite.jawad, 'click', { ref: findRef(text, 'button', 'Log in') });
+      const filled = await runTool(suite.jawad, 'fill', { ref: findRef(text, 'textbox', 'Password:'), text: JUPYTER_PASSWORD });
+      expect(filled.success, JSON.stringify(filled)).toBe(true);
+      const loggedIn = await runTool(suite.jawad, 'click', { ref: findRef(text, 'button', 'Log in') });
+      expect(loggedIn.success, JSON.stringify(loggedIn)).toBe(true);
       text = (await runTool<{ text: string }>(suite.jawad, 'snapshot', { waitForText: 'Python 3 (ipykernel)' })).data?.text ?? '';
       expect(text, notebook).toContain('Save and Checkpoint');
       // A narrow window folds the menu bar behind a "Menu" button.
