@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
@@ -189,6 +189,8 @@ async function openTab(browser: Browser, url: string): Promise<Page> {
 }
 
 const LOADED_ANYWAY_MS = 5_000;
+/** How long a launch waits for the welcome tab Jawad opens on install (in Firefox, every launch). */
+const WELCOME_TAB_MS = 30_000;
 
 /**
  * Firefox's WebDriver BiDi fails a navigation when something the page does while loading is refused
@@ -253,10 +255,11 @@ function unpackedExtensionId(path: string): string {
  * A profile made for one launch goes with it: every test, bench and `jawad run` left one in the
  * temp folder (~6 MB each for Chromium).
  */
-function profileFor(options: LaunchOptions): { dir: string; removeOnClose: () => void } {
-  if (options.profileDir) return { dir: options.profileDir, removeOnClose: () => undefined };
+/** fresh: a profile Jawad was never installed in (an empty folder), whose launch has Jawad open its welcome tab. */
+function profileFor(options: LaunchOptions): { dir: string; fresh: boolean; removeOnClose: () => void } {
+  if (options.profileDir) return { dir: options.profileDir, fresh: readdirSync(options.profileDir).length === 0, removeOnClose: () => undefined };
   const dir = newProfileDir();
-  return { dir, removeOnClose: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, fresh: true, removeOnClose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function launchChromium(dist: string, options: LaunchOptions): Promise<JawadBrowser> {
@@ -284,8 +287,9 @@ async function launchChromium(dist: string, options: LaunchOptions): Promise<Jaw
   const welcomeUrl = `${baseUrl}src/welcome/index.html`;
   // A fresh profile gets the welcome tab from onInstalled; a reused one does not, and a tab that
   // puppeteer navigates to an extension page loses its target when Chromium swaps its process.
-  // So wait briefly for the extension's own tab, else have an extension page of ours open it.
-  const opened = await browser.waitForTarget((t) => t.url() === welcomeUrl, { timeout: 3_000 }).catch(() => undefined);
+  // So wait for the extension's own tab (however late it comes on a fresh profile: opened after the
+  // test's first page, it would be the active tab the tools act on), else have a tab of ours open it.
+  const opened = await browser.waitForTarget((t) => t.url() === welcomeUrl, { timeout: profile.fresh ? WELCOME_TAB_MS : 3_000 }).catch(() => undefined);
   if (!opened) {
     const page = await browser.newPage();
     await page.goto(welcomeUrl).catch(() => undefined);
@@ -358,9 +362,20 @@ async function launchFirefox(dist: string, options: LaunchOptions): Promise<Jawa
   });
   await browser.installExtension(dist);
   const baseUrl = `moz-extension://${FIREFOX_UUID}/`;
-  const host = (await browser.pages())[0] ?? (await browser.newPage());
-  // page.goto of an extension page never resolves under BiDi: start it and poll.
-  host.goto(`${baseUrl}src/welcome/index.html`).catch(() => undefined);
+  const welcomeUrl = `${baseUrl}src/welcome/index.html`;
+  // The add-on is installed for this session only, so every launch is an install, and Jawad opens
+  // its welcome tab: the launch waits for it and drives it (opened after the test's first page, it
+  // would be the active tab the tools act on). BiDi reports that tab as about:blank, so each tab is
+  // asked where it is.
+  const installTab = async () => {
+    for (const page of await browser.pages()) {
+      if ((await page.evaluate(() => location.href).catch(() => '')) === welcomeUrl) return page;
+    }
+    return undefined;
+  };
+  let found: Page | undefined;
+  await until(async () => (found = await installTab()) !== undefined, WELCOME_TAB_MS, 'Firefox did not open the welcome tab Jawad opens on install');
+  const host = found!;
   const welcomeShown = () => host.evaluate(() => Boolean(document.querySelector('#open-panel'))).catch(() => false);
   await until(welcomeShown, 15_000, 'The welcome page did not load in Firefox');
   await host.click('#open-panel');

@@ -10,7 +10,7 @@ import { findRef } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import type { PageDialog } from '../../src/protocol';
-import { runTool } from './support/run-tool';
+import { runTool, snapshotText } from './support/run-tool';
 
 type Data = Record<string, unknown> & { text?: string; refs?: Array<{ ref: string; testid?: string }>; waited?: { ms: number }; dialogs?: PageDialog[]; lateDialogs?: PageDialog[] };
 const tool = (jawad: JawadBrowser, name: string, parameters: Record<string, unknown> = {}) => runTool<Data>(jawad, name, parameters);
@@ -206,17 +206,12 @@ for (const browserName of browsersUnderTest()) {
     it('opens what only CSS :hover shows — a drop-down, a row’s actions, a card’s button, a component’s — on a page whose CSP allows no inline style, and the pointer stays on until a click elsewhere', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/hover-menus.html`);
-      const snapshotText = async () => {
-        const reply = await tool(jawad, 'snapshot');
-        expect(reply.success, JSON.stringify(reply.error)).toBe(true);
-        return reply.data!.text ?? '';
-      };
-      let text = await snapshotText();
+      let text = await snapshotText(jawad);
       for (const hidden of ['Boots', 'Trash', 'Download', 'Share']) expect(text, `${hidden} shows before any hover`).not.toMatch(new RegExp(`"${hidden}"`));
 
       const hovered = await tool(jawad, 'hover', { ref: findRef(text, 'link', 'Products') });
       expect(hovered.data, JSON.stringify(hovered.error)).toMatchObject({ result: { hoverRules: expect.any(Number) } });
-      text = await snapshotText();
+      text = await snapshotText(jawad);
       const boots = findRef(text, 'link', 'Boots');
       expect(boots, text).toBeDefined();
       expect((await tool(jawad, 'click', { ref: boots })).success).toBe(true);
@@ -224,7 +219,7 @@ for (const browserName of browsersUnderTest()) {
 
       // WordPress's row actions: over the row, its Edit and Trash come back onto the page.
       await tool(jawad, 'hover', { ref: findRef(text, 'link', 'Second post') });
-      text = await snapshotText();
+      text = await snapshotText(jawad);
       const lines = text.split('\n');
       const row = lines.findIndex((line) => line.includes('"Second post"'));
       const trash = findRef(lines[row + 1] ?? '', 'link', 'Trash');
@@ -235,15 +230,15 @@ for (const browserName of browsersUnderTest()) {
       expect(await page.$eval('#state', (el) => el.textContent)).toBe('trash Second post');
       // A click elsewhere takes the pointer off the row, as a person's hand would.
       expect((await tool(jawad, 'click', { ref: findRef(text, 'button', 'Refresh list') })).success).toBe(true);
-      text = await snapshotText();
+      text = await snapshotText(jawad);
       expect(text).not.toMatch(/"Trash"/);
 
       // A :hover rule under @media, and one inside a shadow root (:host(:hover)).
       await tool(jawad, 'hover', { selector: '.card' });
-      text = await snapshotText();
+      text = await snapshotText(jawad);
       expect(findRef(text, 'button', 'Download'), text).toBeDefined();
       await tool(jawad, 'hover', { selector: 'hover-card' });
-      text = await snapshotText();
+      text = await snapshotText(jawad);
       const share = findRef(text, 'button', 'Share');
       expect(share, text).toBeDefined();
       expect((await tool(jawad, 'click', { ref: share })).success).toBe(true);

@@ -10,7 +10,7 @@ import { JUPYTER_TASKS } from '../support/real-apps/jupyter-tasks';
 import { browsersUnderTest } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
 import { describeAppTasks, useRealApp } from './support/real-app-suite';
-import { runTool } from './support/run-tool';
+import { runTool, snapshotText } from './support/run-tool';
 
 describeAppTasks('Jupyter Notebook tasks', startJupyter, JUPYTER_TASKS);
 
@@ -18,7 +18,7 @@ for (const browserName of browsersUnderTest()) {
   describe(`Jupyter Notebook pages in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
     const started = useRealApp(startJupyter);
-    const snapshot = async () => (await runTool<{ text: string }>(suite.jawad, 'snapshot')).data?.text ?? '';
+    const snapshot = () => snapshotText(suite.jawad);
 
     // The menu's rows are `<li id=run_cell role=none>` inside `<ul role=menu>`: what is in the way
     // of the toolbar is the menu, not a row of it (it once read `[covered by none "Run this cell…"]`).
@@ -27,10 +27,10 @@ for (const browserName of browsersUnderTest()) {
       await suite.jawad.openTab(`${started().url}/login?next=${encodeURIComponent('/notebooks/sales.ipynb')}`);
       let text = await snapshot();
       const filled = await runTool(suite.jawad, 'fill', { ref: findRef(text, 'textbox', 'Password:'), text: JUPYTER_PASSWORD });
-      expect(filled.success, JSON.stringify(filled)).toBe(true);
+      expect(filled.success, `${JSON.stringify(filled)}\n${text}`).toBe(true);
       const loggedIn = await runTool(suite.jawad, 'click', { ref: findRef(text, 'button', 'Log in') });
       expect(loggedIn.success, JSON.stringify(loggedIn)).toBe(true);
-      text = (await runTool<{ text: string }>(suite.jawad, 'snapshot', { waitForText: 'Python 3 (ipykernel)' })).data?.text ?? '';
+      text = await snapshotText(suite.jawad, { waitForText: 'Python 3 (ipykernel)' });
       expect(text, notebook).toContain('Save and Checkpoint');
       // A narrow window folds the menu bar behind a "Menu" button.
       if (!findRef(text, 'link', 'Cell')) {

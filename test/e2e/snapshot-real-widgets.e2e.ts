@@ -11,13 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { findRef, tableRows } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
-import { runTool } from './support/run-tool';
-
-async function snapshotText(jawad: JawadBrowser): Promise<string> {
-  const reply = await runTool<{ text: string }>(jawad, 'snapshot');
-  expect(reply.success, JSON.stringify(reply.error)).toBe(true);
-  return reply.data!.text;
-}
+import { runTool, snapshotText } from './support/run-tool';
 
 async function refOf(jawad: JawadBrowser, role: string, name: string | RegExp): Promise<string> {
   const text = await snapshotText(jawad);

@@ -22,3 +22,10 @@ export async function runTool<D = Record<string, unknown>>(jawad: JawadBrowser, 
   }, toolName, parameters);
   return (reply as { payload: ToolReply<D> }).payload;
 }
+
+/** The snapshot tool's text; a failed snapshot fails the test with the tool's own error. */
+export async function snapshotText(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<string> {
+  const reply = await runTool<{ text: string }>(jawad, 'snapshot', parameters);
+  if (!reply.success || !reply.data) throw new Error(`The snapshot failed: ${JSON.stringify(reply.error ?? reply)}`);
+  return reply.data.text;
+}
