@@ -54,7 +54,7 @@ for (const browserName of browsersUnderTest()) {
       expect(snap.text.length).toBeLessThan(10_000);
     });
 
-    it('lists a webmail’s entries once each — a tree’s or a menu’s item as the link or button it holds, the focused row’s subject link like every other row’s, icon links by address — and clicks as a mouse does', async () => {
+    it('lists a webmail’s entries once each — a tree’s or a menu’s item as the link or button it holds, the focused row’s subject link like every other row’s, icon links by address, a drawn close button by its “×” — and clicks as a mouse does', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/mail-list.html`);
       const { text } = await snapshot(jawad);
@@ -79,6 +79,8 @@ for (const browserName of browsersUnderTest()) {
       expect(text).toMatch(/^- generic "Contacts" \[ref=e\d+\]$/m);
       expect(text).toMatch(/^- tree "Labels" \[ref=e\d+\]$/m);
 
+      // A button its style draws is named by what it draws.
+      expect(text).toMatch(/^Draft saved\. \[button "×" ref=e\d+\]$/m);
       // Icon buttons whose labels the window hides say where they lead.
       expect(text).toMatch(/^- button \[ref=e\d+\] url="\/settings"$/m);
 

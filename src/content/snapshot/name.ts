@@ -152,19 +152,27 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
     if (text) return tag === 'th' ? withDrawnText(element, text) : text;
     const alternative = element.firstElementChild ? contentAlternative(element) : '';
     if (alternative) return alternative;
+    // A control with nothing else to say is named by what its style draws (a close button's "×").
+    const drawn = DRAWN_NAME_ROLES.has(role) ? withDrawnText(element, '') : '';
+    if (drawn) return drawn;
   }
   return clean(element.getAttribute('title'));
 }
 
+/**
+ * Controls often drawn by their style alone, whose drawn text is read when they have no other name.
+ * Not links: a nameless link's address says more than the arrow drawn on it.
+ */
+const DRAWN_NAME_ROLES = new Set(['button', 'menuitem', 'tab', 'option']);
 /** A CSS string, `"↓"`, as the computed `content` writes one; anything else (a counter, attr()) is not read. */
 const CSS_STRING = /^"((?:[^"\\]|\\.)*)"$/;
-/** Icon fonts' glyphs (Unicode's private use area): a reader sees no letter. */
-const ICON_GLYPHS = /[\uE000-\uF8FF]/g;
+/** Icon fonts' glyphs (Unicode's private use areas, the plane 15 and 16 ones too): a reader sees no letter. */
+const ICON_GLYPHS = /[\uE000-\uF8FF\u{F0000}-\u{10FFFF}]/gu;
 
 /**
  * The element's text with what its style draws before and after it (accname's CSS generated
  * content): the arrow a sortable header shows once sorted by it (Fossil's `::after`, ♦ then ↓ or
- * ↑), as browsers name the header.
+ * ↑), as browsers name the header; the "×" of a close button with no text.
  */
 function withDrawnText(element: Element, text: string): string {
   const drawn = (pseudo: '::before' | '::after') => {
