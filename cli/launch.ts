@@ -253,9 +253,9 @@ function unpackedExtensionId(path: string): string {
 
 /**
  * A profile made for one launch goes with it: every test, bench and `jawad run` left one in the
- * temp folder (~6 MB each for Chromium).
+ * temp folder (~6 MB each for Chromium). `fresh`: one Jawad was never installed in (an empty
+ * folder), where it opens its welcome tab as it starts.
  */
-/** fresh: a profile Jawad was never installed in (an empty folder), whose launch has Jawad open its welcome tab. */
 function profileFor(options: LaunchOptions): { dir: string; fresh: boolean; removeOnClose: () => void } {
   if (options.profileDir) return { dir: options.profileDir, fresh: readdirSync(options.profileDir).length === 0, removeOnClose: () => undefined };
   const dir = newProfileDir();
