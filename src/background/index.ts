@@ -32,6 +32,8 @@ import { createConnectionTest } from './llm/test-connection';
 import { activeTab, queryActiveTab, taskTabOf } from './page-scripts';
 import { readTab, TabCache } from './tab-cache';
 import { readActivePage } from './page-reader';
+import { forgetClosedTab } from './tools/dialog-aftermath';
+import { unmarkLeftNavigations } from './tools/opened-pages';
 import { describePageTarget } from './tools/page-action';
 import { SidebarPorts } from './sidebar-port';
 import { createToolRegistry } from './tools';
@@ -128,6 +130,8 @@ const ready = (async () => {
   // Side by side: each waits on storage or the browser. Resuming comes after, so that no step or
   // answer the resumed work starts is taken for one the stopped background left running.
   await Promise.all([conversations.markInterrupted(), steps.markInterrupted(), settings.load().then((saved) => allowProviderOrigin(saved?.baseUrl))]);
+  // No tool waits for a navigation yet: a mark the stopped background left on a tab goes.
+  void unmarkLeftNavigations();
   await workflows.resume();
   // An import the previous background had not finished unpacking (src/db/import-queue.ts).
   void drainImports(db).catch((error: unknown) => console.warn('Jawad: imported rows stay queued until the next start', error));
@@ -173,7 +177,10 @@ onKeepAlive(() => void ready.then(() => bridge.wake()));
 void ready.then(() => bridge.start());
 
 browser.runtime.onConnect.addListener((port) => ports.accept(port));
-browser.tabs.onRemoved.addListener((tabId) => workflows.tabRemoved(tabId));
+browser.tabs.onRemoved.addListener((tabId) => {
+  workflows.tabRemoved(tabId);
+  forgetClosedTab(tabId);
+});
 browser.tabs.onUpdated.addListener((tabId, change) => {
   if (change.url !== undefined) void ready.then(() => workflows.tabNavigated(tabId, change.url!));
 });

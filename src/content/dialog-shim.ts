@@ -13,14 +13,21 @@
  * The page an action opens may show a box as it loads (`<script>alert("Saved")</script>` in a
  * form's answer page), before any script injected after the load could answer it. For that the
  * shim also runs as the page opens (`asPageOpens`: registered for the sites Jawad acts on, see
- * src/background/tools/opened-pages.ts): the acting page agent leaves the action's answers in the
- * tab's sessionStorage under `channel` (src/content/actions/dialogs.ts), and a page of the same
- * origin opening in that tab before they expire answers with them. Its boxes are kept there (a
- * page may send the tab on at once) until the new page's agent adopts them.
+ * src/background/tools/opened-pages.ts), and answers when the page was opened by Jawad:
+ * - by an action: the acting page agent leaves the action's answers in the tab's sessionStorage
+ *   under `channel` (src/content/actions/dialogs.ts), and a page of the same origin opening in
+ *   that tab before they expire answers with them;
+ * - by a tool's navigation (open_url, reload_tab…), to any origin: the browser adds a `channel`
+ *   metric to the Server-Timing of that tab's responses while the tool waits for the page, which
+ *   the page reads from its own navigation entry (browsers give it only to secure contexts: https,
+ *   and http on this machine). A server could send that metric itself; it would only have its own
+ *   boxes answered, which it could as well not show.
+ * Its boxes are kept in sessionStorage (a page may send the tab on at once) until the new page's
+ * agent adopts them.
  *
  * Self-contained: executeScript sends this function's source, so it may use nothing from outside.
  */
-export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: number }): void {
+export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: number; answerForMs: number }): void {
   const installed = `__${channel}`;
   if (installed in window) return;
   Object.defineProperty(window, installed, { value: true });
@@ -73,25 +80,22 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
   };
 
   /**
-   * The answers the tab's previous page of this origin left for the page it was opening, while
-   * they hold: this page answers with them as it loads. Its agent adopts what was answered. Only a
-   * page in the kind of frame that acted (the tab's page, or a frame in it) keeps its boxes for
-   * the agent: its same-origin frames answer theirs, untold, so they do not take the page's.
+   * The answers the tab's previous page of this origin left for the page it was opening, or those
+   * of the tool whose navigation opened it, while they hold: this page answers with them as it
+   * loads. Its agent adopts what was answered. Only a page in the kind of frame that acted (the
+   * tab's page, or a frame in it; a tool's navigation acts on the page) keeps its boxes for the
+   * agent: its frames answer theirs, untold, so they do not take the page's.
    */
   function openedByAction() {
-    let storage: Storage;
+    let storage: Storage | undefined;
     try {
       storage = window.sessionStorage;
     } catch {
-      return undefined; // An opaque origin (a sandboxed frame) has no storage: nothing was left.
+      // An opaque origin (a sandboxed frame) has no storage: nothing was left there.
     }
-    const { getItem, setItem } = Storage.prototype;
-    let mark: { answer?: unknown; text?: unknown; until?: unknown; told?: unknown; inFrame?: unknown };
-    try {
-      mark = parse(getItem.call(storage, channel) ?? 'null') ?? {};
-    } catch {
-      return undefined;
-    }
+    const { setItem } = Storage.prototype;
+    const mark = leftInTab(storage) ?? markedByNavigation();
+    if (!mark) return undefined;
     const left = Number(mark.until) - Date.now();
     if (!(left > 0) || (mark.answer !== 'accept' && mark.answer !== 'cancel')) return undefined;
     answer = mark.answer;
@@ -105,7 +109,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
       keep(next: Mark) {
         state.mark = next;
         try {
-          setItem.call(storage, channel, stringify(next));
+          if (storage) setItem.call(storage, channel, stringify(next));
         } catch {
           // Storage full or refused: the box was answered all the same, only not told.
         }
@@ -121,5 +125,28 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
       state.keep({ ...state.mark, told: [] });
     });
     return state;
+  }
+
+  type Left = { answer?: unknown; text?: unknown; until?: unknown; told?: unknown; inFrame?: unknown };
+
+  /** The answers a page of this origin left in the tab, while they hold. */
+  function leftInTab(storage: Storage | undefined): Left | undefined {
+    try {
+      const mark = storage && (parse(Storage.prototype.getItem.call(storage, channel) ?? 'null') as Left | null);
+      return mark && Number(mark.until) > Date.now() ? mark : undefined;
+    } catch {
+      return undefined; // Not JSON: nothing of ours was left.
+    }
+  }
+
+  /** The answer a tool's navigation marked this page's response with (Server-Timing `channel;desc=cancel`). */
+  function markedByNavigation(): Left | undefined {
+    try {
+      const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      const answerGiven = entry?.serverTiming?.find((metric) => metric.name === channel)?.description;
+      return answerGiven ? { answer: answerGiven, until: Date.now() + asPageOpens!.answerForMs, told: [] } : undefined;
+    } catch {
+      return undefined; // No timing to read: the page was not marked.
+    }
   }
 }

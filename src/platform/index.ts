@@ -17,6 +17,7 @@ export function installBrowserHooks(): void {
 }
 
 export { allowProviderOrigin } from './provider-origin';
+export { sessionRules, type SessionRule } from './session-rules';
 
 /** Opens the sidebar / side panel. Call synchronously from a click handler. */
 export function openPanel(windowId: number): Promise<void> {

@@ -1,15 +1,11 @@
 /**
  * Ollama (and other local servers) answer 403 to extension origins (`chrome-extension://`,
- * `moz-extension://`). A declarativeNetRequest session rule — the same in both browsers — sets the
+ * `moz-extension://`). A declarativeNetRequest session rule (./session-rules.ts) sets the
  * Origin of the extension's own requests to the provider to the provider's origin. The browser
  * applies it in its network stack: no listener of Jawad's sits in the path of any request.
  */
 import browser from 'webextension-polyfill';
-
-/** The minimal shape used here: webextension-polyfill has no declarativeNetRequest typing. */
-interface SessionRules {
-  updateSessionRules(update: { removeRuleIds: number[]; addRules: unknown[] }): Promise<void>;
-}
+import { sessionRules, type SessionRule } from './session-rules';
 
 const ORIGIN_RULE_ID = 1;
 
@@ -18,7 +14,7 @@ export async function allowProviderOrigin(baseUrl: string | undefined): Promise<
   // (a per-install UUID, not the add-on id) — the host of the extension's own URL is both.
   const ownHost = new URL(browser.runtime.getURL('/')).host;
   const origin = baseUrl ? new URL(baseUrl).origin : undefined;
-  const addRules = origin
+  const addRules: SessionRule[] = origin
     ? [
         {
           id: ORIGIN_RULE_ID,
@@ -28,6 +24,5 @@ export async function allowProviderOrigin(baseUrl: string | undefined): Promise<
         },
       ]
     : [];
-  const rules = (browser as unknown as { declarativeNetRequest: SessionRules }).declarativeNetRequest;
-  await rules.updateSessionRules({ removeRuleIds: [ORIGIN_RULE_ID], addRules });
+  await sessionRules().updateSessionRules({ removeRuleIds: [ORIGIN_RULE_ID], addRules });
 }

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { CAPS } from './caps';
 import { MAX_DIALOGS_LISTED } from './dialog-channel';
 
-export { DIALOG_CHANNEL, MAX_DIALOGS_LISTED } from './dialog-channel';
+export { DIALOG_AFTERMATH_MS, DIALOG_CHANNEL, MAX_DIALOGS_LISTED } from './dialog-channel';
 
 /** What a page's prompt box may be answered with. */
 export const DialogText = z.string().check(z.maxLength(10_000));

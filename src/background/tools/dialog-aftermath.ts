@@ -1,6 +1,7 @@
+import browser, { type Tabs } from 'webextension-polyfill';
 import { ActionDone, childRequestId, MAX_DIALOGS_LISTED, type PageDialog } from '../../protocol';
 import { askPageAgent, type TargetTab } from '../page-scripts';
-import { coverPagesOpenedFrom, uncoverOpenedPagesSoon } from './opened-pages';
+import { coverPagesOpenedFrom, markNavigationsOf, uncoverOpenedPagesSoon } from './opened-pages';
 
 /**
  * A page may show its own alert, confirmation or prompt box after an action has answered: in its
@@ -18,6 +19,43 @@ const answering = new Map<number, { frameId: number; told: PageDialog[] }>();
 export async function answersDialogs(tab: TargetTab, frameId: number): Promise<void> {
   answering.set(tab.id, { frameId, told: [] });
   await coverPagesOpenedFrom(tab.url);
+}
+
+/**
+ * A tool navigates the tab (open_url, go_back, reload_tab…) from `tab.url`, to `goingTo` when
+ * known: the page it opens answers the boxes it shows as it loads (opened-pages.ts), and the tab's
+ * next step tells them, as it tells those of a page an action opened. Call the returned `arrived`
+ * once the wait for the page is over: the tab's later loads are not the tool's.
+ */
+export async function answersDialogsOfNavigation(tab: { id: number; url?: string }, goingTo?: string): Promise<() => Promise<void>> {
+  // A page gone back or forward to is most often of the site the tab shows.
+  await Promise.all([tab.url, goingTo].map((url) => url && coverPagesOpenedFrom(url)));
+  answersInOpenedPage(tab.id);
+  return markNavigationsOf({ tabIds: [tab.id] });
+}
+
+/**
+ * new_tab's tab, to be made (`open`) on `url`: its page answers the boxes it shows as it loads.
+ * Marked before it is made, as every tab that is not there yet, for its page's load may begin
+ * before its id is known; then as itself, once it is.
+ */
+export async function openTabAnsweringDialogs(url: string, open: () => Promise<Tabs.Tab>): Promise<{ tab: Tabs.Tab; arrived: () => Promise<void> }> {
+  await coverPagesOpenedFrom(url);
+  const others = (await browser.tabs.query({})).flatMap((tab) => (tab.id === undefined ? [] : [tab.id]));
+  const beforeMade = await markNavigationsOf({ excludedTabIds: others });
+  let tab: Tabs.Tab;
+  try {
+    tab = await open();
+  } finally {
+    void beforeMade();
+  }
+  answersInOpenedPage(tab.id!);
+  return { tab, arrived: await markNavigationsOf({ tabIds: [tab.id!] }) };
+}
+
+/** The tab's next step tells what the page opened in it answered as it loaded (and what its last action answered and no step told yet). */
+function answersInOpenedPage(tabId: number): void {
+  answering.set(tabId, { frameId: 0, told: answering.get(tabId)?.told ?? [] });
 }
 
 /** Boxes the acting frame answered, told while the page showed an answer (SETTLE). */
@@ -45,4 +83,9 @@ export async function stopAnsweringDialogs(tab: TargetTab, requestId: string): P
   const request = { type: 'ACTION_DONE' as const, requestId: childRequestId(requestId, 'done'), payload: {} };
   const rest = await askPageAgent(tab, entry.frameId, request, ActionDone).then(({ dialogs }) => dialogs, () => []);
   return [...entry.told, ...rest].slice(0, MAX_DIALOGS_LISTED);
+}
+
+/** The tab was closed: nothing of it is left to tell. */
+export function forgetClosedTab(tabId: number): void {
+  if (answering.delete(tabId) && answering.size === 0) uncoverOpenedPagesSoon();
 }

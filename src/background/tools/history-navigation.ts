@@ -1,21 +1,7 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
-import { contextTab } from '../page-scripts';
-import { navigationLoaded, watchActionRequests } from './request-watch';
-import { loadFailed, navigateTab } from './navigation-wait';
-import { summariseArrival } from './tabs';
-import { defineTool, type ToolContext } from './tool';
-
-/** Runs a navigation on the current tab and waits for the page it leads to (navigation-wait.ts). */
-async function navigate(context: ToolContext, go: (tabId: number) => Promise<void>) {
-  const tab = await contextTab(context);
-  // What the page loads by script as it opens, the tab's next tool call waits for.
-  watchActionRequests(tab.id, 0, tab.url);
-  const arrival = await navigateTab(tab.id, () => go(tab.id), context.signal);
-  if (arrival.failed) throw loadFailed(arrival.tab.url ?? 'The page', arrival.failed);
-  navigationLoaded(tab.id, arrival.tab.url);
-  return summariseArrival(arrival);
-}
+import { navigateCurrentTab } from './tab-navigation';
+import { defineTool } from './tool';
 
 export const goBack = defineTool({
   name: 'go_back',
@@ -23,7 +9,7 @@ export const goBack = defineTool({
   params: z.object({}),
   level: 'navigate',
   effects: {},
-  run: (_params, context) => navigate(context, (tabId) => browser.tabs.goBack(tabId)),
+  run: (_params, context) => navigateCurrentTab(context, (tabId) => browser.tabs.goBack(tabId)),
 });
 
 export const goForward = defineTool({
@@ -32,7 +18,7 @@ export const goForward = defineTool({
   params: z.object({}),
   level: 'navigate',
   effects: {},
-  run: (_params, context) => navigate(context, (tabId) => browser.tabs.goForward(tabId)),
+  run: (_params, context) => navigateCurrentTab(context, (tabId) => browser.tabs.goForward(tabId)),
 });
 
 export const reloadTab = defineTool({
@@ -41,5 +27,5 @@ export const reloadTab = defineTool({
   params: z.object({}),
   level: 'navigate',
   effects: {},
-  run: (_params, context) => navigate(context, (tabId) => browser.tabs.reload(tabId)),
+  run: (_params, context) => navigateCurrentTab(context, (tabId) => browser.tabs.reload(tabId)),
 });

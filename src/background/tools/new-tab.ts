@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
+import { openTabAnsweringDialogs, stopAnsweringDialogs } from './dialog-aftermath';
 import { loadFailed, openTabAndWait } from './navigation-wait';
 import { summariseArrival, WEB_URL } from './tabs';
 import { defineTool } from './tool';
@@ -13,9 +14,20 @@ export const newTab = defineTool({
   }),
   level: 'navigate',
   effects: { url: 'url', opensTab: true },
-  async run({ url, active }, { windowId, signal }) {
-    const arrival = await openTabAndWait(() => browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) }), url, signal);
-    if (arrival.failed) throw loadFailed(url, arrival.failed, arrival.tab.id);
-    return summariseArrival(arrival);
+  async run({ url, active }, { windowId, signal, requestId }) {
+    let arrived = () => Promise.resolve();
+    const open = async () => {
+      const opened = await openTabAnsweringDialogs(url, () => browser.tabs.create({ url, active, ...(windowId === undefined ? {} : { windowId }) }));
+      arrived = opened.arrived;
+      return opened.tab;
+    };
+    try {
+      const arrival = await openTabAndWait(open, url, signal);
+      if (!arrival.failed) return summariseArrival(arrival);
+      void stopAnsweringDialogs({ id: arrival.tab.id!, url }, requestId);
+      throw loadFailed(url, arrival.failed, arrival.tab.id);
+    } finally {
+      void arrived();
+    }
   },
 });

@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
 import browser from 'webextension-polyfill';
-import { contextTab } from '../page-scripts';
-import { navigationLoaded, watchActionRequests } from './request-watch';
-import { loadFailed, navigateTab } from './navigation-wait';
-import { summariseArrival, WEB_URL } from './tabs';
+import { navigateCurrentTab } from './tab-navigation';
+import { WEB_URL } from './tabs';
 import { defineTool } from './tool';
 
 export const openUrl = defineTool({
@@ -14,14 +12,5 @@ export const openUrl = defineTool({
   }),
   level: 'navigate',
   effects: { url: 'url' },
-  async run({ url }, context) {
-    const { signal } = context;
-    const tab = await contextTab(context);
-    // What the new page loads by script as it opens, the tab's next tool call waits for.
-    watchActionRequests(tab.id, 0, tab.url);
-    const arrival = await navigateTab(tab.id, () => browser.tabs.update(tab.id, { url }), signal, url);
-    if (arrival.failed) throw loadFailed(url, arrival.failed);
-    navigationLoaded(tab.id, arrival.tab.url);
-    return summariseArrival(arrival);
-  },
+  run: ({ url }, context) => navigateCurrentTab(context, (tabId) => browser.tabs.update(tabId, { url }), url),
 });

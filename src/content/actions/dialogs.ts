@@ -1,17 +1,10 @@
 import { CAPS, clipText } from '../../protocol/caps';
-import { DIALOG_CHANNEL, MAX_DIALOGS_LISTED, PageDialog } from '../../protocol/dialogs';
-
-/**
- * If the background never says an action is done (no next step came, the tool was stopped), the
- * page's boxes are the browser's own again this long after the action: longer than Jawad waits for
- * what an action set off.
- */
-const AFTERMATH_MAX_MS = 10_000;
+import { DIALOG_AFTERMATH_MS, DIALOG_CHANNEL, MAX_DIALOGS_LISTED, PageDialog } from '../../protocol/dialogs';
 
 /**
  * This frame's side of the page-world dialog shim (src/content/dialog-shim.ts). While an action
  * runs, and after it until the tab's next step has waited for what it set off (the page's answer
- * to a request; at most AFTERMATH_MAX_MS), a box the page shows is answered at once (alert OK;
+ * to a request; at most DIALOG_AFTERMATH_MS), a box the page shows is answered at once (alert OK;
  * confirm and prompt accepted only when the step accepts them, else cancelled) instead of holding
  * the page, and listed. What the page reports is the page's to forge, so it is checked and capped
  * like any page text.
@@ -34,7 +27,7 @@ export class DialogAnswers {
       if (!(left > 0)) return;
       this.listen();
       this.afterAction = true;
-      this.safety = setTimeout(() => this.disarm(), Math.min(left, AFTERMATH_MAX_MS));
+      this.safety = setTimeout(() => this.disarm(), Math.min(left, DIALOG_AFTERMATH_MS));
     };
     // The shim answers at once (events are dispatched synchronously, across worlds too), then tells what it answered.
     document.addEventListener(`${DIALOG_CHANNEL}:adopted`, onAdopted);
@@ -75,7 +68,7 @@ export class DialogAnswers {
   actionEnded(): PageDialog[] {
     this.afterAction = true;
     signal('after');
-    this.safety = setTimeout(() => this.disarm(), AFTERMATH_MAX_MS);
+    this.safety = setTimeout(() => this.disarm(), DIALOG_AFTERMATH_MS);
     // A page the action opens from now on (a link the page follows when its request answers) still answers.
     if (this.answers) leaveForOpenedPage(this.answers);
     return this.shown.splice(0);
@@ -123,7 +116,7 @@ interface LeftAnswers {
 function leaveForOpenedPage(answers: LeftAnswers | undefined): void {
   try {
     // inFrame: a page opening in a frame of the tab keeps its boxes for its agent only when a frame acted.
-    if (answers) sessionStorage.setItem(DIALOG_CHANNEL, JSON.stringify({ ...answers, inFrame: window !== window.top, until: Date.now() + AFTERMATH_MAX_MS, told: [] }));
+    if (answers) sessionStorage.setItem(DIALOG_CHANNEL, JSON.stringify({ ...answers, inFrame: window !== window.top, until: Date.now() + DIALOG_AFTERMATH_MS, told: [] }));
     else sessionStorage.removeItem(DIALOG_CHANNEL);
   } catch {
     // No storage here (an opaque origin) or none left: a page the action opens shows its boxes as before.

@@ -10,12 +10,24 @@ const browser = vi.hoisted(() => {
     updateContentScripts: vi.fn(async (scripts: Array<{ id: string }>) => void scripts.forEach((script) => registered.set(script.id, script))),
     unregisterContentScripts: vi.fn(async ({ ids }: { ids: string[] }) => void ids.forEach((id) => registered.delete(id))),
   };
-  return { scripting };
+  /** The browser's declarativeNetRequest session rules, by id. */
+  const rules = new Map<number, Record<string, unknown>>();
+  const declarativeNetRequest = {
+    rules,
+    getSessionRules: vi.fn(async () => [...rules.values()]),
+    updateSessionRules: vi.fn(async ({ removeRuleIds, addRules }: { removeRuleIds: number[]; addRules: Array<{ id: number }> }) => {
+      if (addRules.some((rule) => rules.has(rule.id))) throw new Error('Rule with id already exists');
+      removeRuleIds.forEach((id) => rules.delete(id));
+      addRules.forEach((rule) => rules.set(rule.id, rule));
+    }),
+  };
+  return { scripting, declarativeNetRequest };
 });
 vi.mock('webextension-polyfill', () => ({ default: browser }));
 vi.mock('../../../src/background/page-scripts', () => ({ DIALOG_SHIM_AS_PAGES_OPEN: 'src/content/dialog-opening.iife.js' }));
+vi.mock('../../../src/platform', () => ({ sessionRules: () => browser.declarativeNetRequest }));
 
-import { coverPagesOpenedFrom, uncoverOpenedPagesSoon } from '../../../src/background/tools/opened-pages';
+import { coverPagesOpenedFrom, markNavigationsOf, uncoverOpenedPagesSoon, unmarkLeftNavigations } from '../../../src/background/tools/opened-pages';
 
 const scripts = () => [...browser.scripting.registered.values()];
 
@@ -67,5 +79,49 @@ describe('the dialog shim registered for pages an action opens', () => {
     expect(scripts()).toEqual([]);
     await coverPagesOpenedFrom('https://shop.example/');
     expect(scripts()).toMatchObject([{ matches: ['*://shop.example/*'] }]);
+  });
+});
+
+describe('the marks of pages a tool’s navigation opens', () => {
+  const rules = browser.declarativeNetRequest.rules;
+  /** The provider's Origin rule (src/platform/provider-origin.ts), which marks must leave alone. */
+  const originRule = { id: 1, action: { type: 'modifyHeaders', requestHeaders: [{ header: 'origin', operation: 'set', value: 'http://127.0.0.1:11434' }] } };
+  beforeEach(() => {
+    rules.clear();
+    rules.set(1, originRule);
+  });
+
+  it('adds Server-Timing to the responses of that tab alone, its page’s and frames’, until the wait is over, each navigation its own rule', async () => {
+    const [first, second] = await Promise.all([markNavigationsOf({ tabIds: [7] }), markNavigationsOf({ excludedTabIds: [7, 8] })]);
+    expect([...rules.values()]).toEqual([
+      originRule,
+      {
+        id: 1000,
+        priority: 1,
+        action: { type: 'modifyHeaders', responseHeaders: [{ header: 'server-timing', operation: 'append', value: 'jawad-dialogs;desc=cancel' }] },
+        condition: { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'] },
+      },
+      expect.objectContaining({ id: 1001, condition: { excludedTabIds: [7, 8], resourceTypes: ['main_frame', 'sub_frame'] } }),
+    ]);
+    await second!();
+    expect([...rules.keys()]).toEqual([1, 1000]);
+    await first!();
+    expect([...rules.keys()]).toEqual([1]);
+  });
+
+  it('drops at start the marks a stopped background left, not those of waits under way, and never fails the tool when the browser refuses', async () => {
+    rules.set(1004, { id: 1004, condition: { tabIds: [3] } });
+    const waiting = await markNavigationsOf({ tabIds: [9] });
+    await unmarkLeftNavigations();
+    expect([...rules.keys()]).toEqual([1, 1005]);
+    await waiting();
+
+    browser.declarativeNetRequest.updateSessionRules.mockRejectedValueOnce(new Error('Too many rules'));
+    const refused = await markNavigationsOf({ tabIds: [9] });
+    await expect(refused()).resolves.toBeUndefined();
+    expect([...rules.keys()]).toEqual([1]);
+    // The next one is asked again.
+    await markNavigationsOf({ tabIds: [9] });
+    expect([...rules.keys()]).toEqual([1, 1000]);
   });
 });

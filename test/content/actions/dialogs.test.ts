@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DialogAnswers } from '../../../src/content/actions/dialogs';
 import { installDialogShim } from '../../../src/content/dialog-shim';
-import { DIALOG_CHANNEL, MAX_DIALOGS_LISTED } from '../../../src/protocol/dialogs';
+import { DIALOG_AFTERMATH_MS, DIALOG_CHANNEL, MAX_DIALOGS_LISTED } from '../../../src/protocol/dialogs';
 
 /** The browser's own boxes, as the page world has them before the shim: each call is a box a person must answer. */
 function browserBoxes() {
@@ -125,18 +125,21 @@ describe('the boxes of a page an action opens, as it loads', () => {
    * A new document in the tab (or in a frame of its page): its own world and boxes, the tab's
    * storage, the shim as it runs before the page's scripts. `enter` comes back to it.
    */
-  function openPage({ inFrame = false } = {}) {
+  function openPage({ inFrame = false, serverTiming = [] as Array<{ name: string; description: string }> } = {}) {
     const boxes = browserBoxes();
     const world = { ...boxes, sessionStorage: tabStorage, top: undefined as object | undefined };
     world.top = inFrame ? tabPage : world;
     if (!inFrame) tabPage = world;
     const document = new EventTarget();
+    // The document's own navigation entry, with the Server-Timing metrics of its response.
+    const navigation = [{ serverTiming }] as unknown as PerformanceEntryList;
     const enter = () => {
       vi.stubGlobal('window', world);
       vi.stubGlobal('document', document);
+      vi.spyOn(performance, 'getEntriesByType').mockImplementation((type) => (type === 'navigation' ? navigation : []));
     };
     enter();
-    installDialogShim(DIALOG_CHANNEL, { keepAtMost: MAX_DIALOGS_LISTED });
+    installDialogShim(DIALOG_CHANNEL, { keepAtMost: MAX_DIALOGS_LISTED, answerForMs: DIALOG_AFTERMATH_MS });
     return { ...boxes, enter };
   }
 
@@ -150,6 +153,7 @@ describe('the boxes of a page an action opens, as it loads', () => {
   });
   afterEach(() => {
     vi.unstubAllGlobals();
+    vi.restoreAllMocks();
     vi.useRealTimers();
   });
 
@@ -196,6 +200,38 @@ describe('the boxes of a page an action opens, as it loads', () => {
     const next = openPage();
     window.alert('Next page');
     expect([opened.shown, next.shown]).toEqual([['alert: Much later'], ['alert: Next page']]);
+  });
+
+  it('answers the boxes of a page a tool’s navigation marked, in any origin, and hands them to its agent; its frames answer theirs untold', () => {
+    const mark = [{ name: DIALOG_CHANNEL, description: 'cancel' }];
+    const opened = openPage({ serverTiming: [{ name: 'cdn-cache', description: 'HIT' }, ...mark] });
+    expect(window.confirm('Notify the 12 followers?')).toBe(false);
+    window.alert('Published quietly.');
+    const frame = openPage({ inFrame: true, serverTiming: mark });
+    window.alert('12 followers.');
+    opened.enter();
+    const late = { afterAction: true };
+    expect(new DialogAnswers().done()).toEqual([
+      { kind: 'confirm', message: 'Notify the 12 followers?', answered: 'cancel', ...late },
+      { kind: 'alert', message: 'Published quietly.', answered: 'ok', ...late },
+    ]);
+    expect([opened.shown, frame.shown]).toEqual([[], []]);
+  });
+
+  it('leaves the boxes of a page whose response bears no answer of Jawad’s, or an unknown one, to the browser', () => {
+    const unmarked = openPage({ serverTiming: [{ name: 'db', description: 'cancel' }] });
+    window.alert('Welcome back');
+    const odd = openPage({ serverTiming: [{ name: DIALOG_CHANNEL, description: 'always' }] });
+    window.confirm('Stay signed in?');
+    expect([unmarked.shown, odd.shown]).toEqual([['alert: Welcome back'], ['confirm: Stay signed in?']]);
+  });
+
+  it('stops answering a marked page’s boxes when no agent comes to adopt them', () => {
+    const opened = openPage({ serverTiming: [{ name: DIALOG_CHANNEL, description: 'cancel' }] });
+    window.alert('As it loads');
+    vi.advanceTimersByTime(DIALOG_AFTERMATH_MS + 1);
+    window.alert('Much later');
+    expect(opened.shown).toEqual(['alert: Much later']);
   });
 
   it('answers nothing in a page opened in a tab where no action left its answers, nor once the action’s aftermath is over', () => {
