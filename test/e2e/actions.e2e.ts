@@ -30,7 +30,7 @@ const appState = (page: Page) => page.$eval('#state', (el) => el.textContent ?? 
 async function openEditorApp(jawad: JawadBrowser, url: string, ready: string, button: string, kept: string) {
   const page = await jawad.openTab(url);
   await page.waitForSelector(ready);
-  const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+  const text = await snapshotText(jawad);
   const record = async () => {
     await tool(jawad, 'click', { ref: findRef(text, 'button', button) });
     return page.$eval(kept, (line) => line.textContent);
@@ -90,10 +90,10 @@ for (const browserName of browsersUnderTest()) {
     it('clicks a link that wraps onto the next line on its words, not on the button between its halves', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/wrapped-link.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Pinned message') });
       expect(click.success, JSON.stringify(click.error)).toBe(true);
-      expect((await tool(jawad, 'snapshot')).data?.text).toContain('Pinned message opened.');
+      expect(await snapshotText(jawad)).toContain('Pinned message opened.');
     });
 
     it('behind a real jQuery UI modal, names the dialog’s buttons with their refs, closes it with one, then clicks', async () => {
@@ -362,7 +362,7 @@ for (const browserName of browsersUnderTest()) {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ckeditor-reply.html`);
       await page.waitForFunction(() => (window as unknown as { CKEDITOR?: { instances: Record<string, { status: string }> } }).CKEDITOR?.instances.message?.status === 'ready');
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       // Inside the editor's frame, the text box a person sees, holding its text.
       expect(text).toMatch(/^- iframe "Editor, message" \[frame=\w+\]\n {2}- textbox "Editor, message" \[ref=f\d+e\d+\] \[editable\] value="Thanks for writing\."$/m);
       const editor = findRef(text, 'textbox', 'Editor, message');
@@ -433,7 +433,7 @@ for (const browserName of browsersUnderTest()) {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/trix-editor.html`);
       await page.waitForSelector('trix-editor[trix-id]');
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       expect(text).toMatch(/^- textbox "Message" \[ref=e\d+\] \[editable\] value="Thanks for writing\."$/m);
       const message = findRef(text, 'textbox', 'Message');
 
@@ -472,17 +472,17 @@ for (const browserName of browsersUnderTest()) {
     it('reads a page a link or an address opened once the list that page loads by script is there', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Customers') });
       expect(click.data?.navigatedTo).toMatch(/ajax-customers\.html$/);
-      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const after = await snapshotText(jawad);
       expect(after).toContain('Grace Hopper');
       expect(after).not.toContain('Loading…');
 
       // The same page opened by address: read once its list came.
       expect((await tool(jawad, 'open_url', { url: `${fixtures.url}/ajax-views.html` })).success).toBe(true);
       expect((await tool(jawad, 'open_url', { url: `${fixtures.url}/ajax-customers.html` })).success).toBe(true);
-      const opened = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const opened = await snapshotText(jawad);
       expect(opened).toContain('Grace Hopper');
       expect(opened).not.toContain('Loading…');
     });
@@ -493,13 +493,13 @@ for (const browserName of browsersUnderTest()) {
       // Each page is 1.2 s away on the server: the action's answer comes once it is there, and the
       // snapshot read right after it is of that page, not of the one left.
       const actThenRead = async (name: string, role: string, accessibleName: string, parameters: Record<string, unknown>) => {
-        const before = (await tool(jawad, 'snapshot')).data?.text ?? '';
+        const before = await snapshotText(jawad);
         const reply = await tool(jawad, name, { ref: findRef(before, role, accessibleName), ...parameters });
         expect(reply.success, JSON.stringify(reply.error)).toBe(true);
         // The page itself said it was leaving (no link, no submit event): the wait for the next page
         // does not hang on when the browser reports it loading.
         expect(reply.data?.navigates, accessibleName).toBe(true);
-        return { opened: String(reply.data?.navigatedTo), after: (await tool(jawad, 'snapshot')).data?.text ?? '' };
+        return { opened: String(reply.data?.navigatedTo), after: await snapshotText(jawad) };
       };
 
       const chosen = await actThenRead('select_option', 'combobox', 'Show', { option: 'Closed orders' });
@@ -523,9 +523,9 @@ for (const browserName of browsersUnderTest()) {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/navigation-app.html`);
       const actThenRead = async (role: string, name: string) => {
-        const reply = await tool(jawad, 'click', { ref: findRef((await tool(jawad, 'snapshot')).data?.text ?? '', role, name) });
+        const reply = await tool(jawad, 'click', { ref: findRef(await snapshotText(jawad), role, name) });
         expect(reply.success, JSON.stringify(reply.error)).toBe(true);
-        return { reply: reply.data, after: (await tool(jawad, 'snapshot')).data?.text ?? '' };
+        return { reply: reply.data, after: await snapshotText(jawad) };
       };
       // A link the router takes over, and a button whose script navigates: the document stays.
       for (const [role, name, shown, address] of [['link', 'Archive', '2 conversations.', /view=archive$/], ['button', 'Newest in the archive', '1 conversation.', /view=newest$/]] as const) {
@@ -544,11 +544,11 @@ for (const browserName of browsersUnderTest()) {
     it('reads a page that rebuilds its navigation by script a moment after it loaded once it has, so its links can be clicked', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Databases') });
       expect(click.data?.navigatedTo).toMatch(/ajax-tree-later\.html$/);
       // Read at once, as a scripted agent does: the tree the page's script built, not the one it replaced.
-      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const after = await snapshotText(jawad);
       expect(after).toContain('information_schema');
       const shop = await tool(jawad, 'click', { ref: findRef(after, 'link', 'shop') });
       expect(shop.success, JSON.stringify(shop.error)).toBe(true);
@@ -556,9 +556,9 @@ for (const browserName of browsersUnderTest()) {
 
       // The same page opened by address, and reloaded.
       expect((await tool(jawad, 'open_url', { url: `${fixtures.url}/ajax-tree-later.html?again` })).success).toBe(true);
-      expect((await tool(jawad, 'snapshot')).data?.text).toContain('information_schema');
+      expect(await snapshotText(jawad)).toContain('information_schema');
       expect((await tool(jawad, 'reload_tab')).success).toBe(true);
-      expect((await tool(jawad, 'snapshot')).data?.text).toContain('information_schema');
+      expect(await snapshotText(jawad)).toContain('information_schema');
     });
 
     it('on a page its service worker serves (Workbox), reloads without waiting out the load and waits for what the worker fetches for a click', async () => {
@@ -572,17 +572,17 @@ for (const browserName of browsersUnderTest()) {
         expect(reply.success, JSON.stringify(reply.error)).toBe(true);
         expect(reply.data?.stillLoading, name).toBeUndefined();
         expect(Date.now() - started, `${name} is not held to the 8 s bound of a page that never loads`).toBeLessThan(4_000);
-        expect((await tool(jawad, 'snapshot')).data?.text).toContain(`Opened ${opened} times in this tab.`);
+        expect(await snapshotText(jawad)).toContain(`Opened ${opened} times in this tab.`);
       }
 
       // The notes come 0.7 s later, fetched by the worker: the click's answer waits for them, as it
       // does for the page's own requests, and does not wait out a request whose end is never told.
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       expect(text).toContain('Offline copy: ready.');
       const click = await tool(jawad, 'click', { ref: findRef(text, 'button', 'Load notes') });
       expect(click.success, JSON.stringify(click.error)).toBe(true);
       expect(click.data?.unansweredRequests).toBeUndefined();
-      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const after = await snapshotText(jawad);
       expect(after).toContain('3 notes.');
       expect(after).toContain('Call the plumber about the boiler');
     });
@@ -590,7 +590,7 @@ for (const browserName of browsersUnderTest()) {
     it('reads the form a click loaded into a frame, whether a link’s target or a script sent the frame there', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       expect(text).toContain('Choose Profile or Settings.');
 
       // Clicks, checks the page itself stayed where it was (Chromium reports a frame's loading as the
@@ -599,7 +599,7 @@ for (const browserName of browsersUnderTest()) {
         const click = await tool(jawad, 'click', { ref: findRef(before, role, name) });
         expect(click.success, JSON.stringify(click.error)).toBe(true);
         for (const key of ['navigates', 'navigatedTo', 'unansweredRequests']) expect(click.data, name).not.toHaveProperty(key);
-        return (await tool(jawad, 'snapshot')).data?.text ?? '';
+        return await snapshotText(jawad);
       };
 
       // Each form is 400 ms away on the server.
@@ -619,12 +619,12 @@ for (const browserName of browsersUnderTest()) {
     it('reads what a link the page took over shows a moment later, by a timer, as a list that tells a click from a double click does', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Latest message') });
       expect(click.success, JSON.stringify(click.error)).toBe(true);
       expect(click.data).not.toHaveProperty('linkTakenOver');
       // Read at once: the page starts loading the message 60 ms after the click, 200 ms away on the server.
-      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const after = await snapshotText(jawad);
       expect(after).toContain('Your account is ready: the first invoice comes on the 3rd.');
       expect(after).not.toContain('Choose Profile or Settings.');
     });
@@ -632,18 +632,18 @@ for (const browserName of browsersUnderTest()) {
     it('reads what a link the page took over shows a moment later when the page is busy past that moment', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       const click = await tool(jawad, 'click', { ref: findRef(text, 'link', 'Pinned message') });
       expect(click.success, JSON.stringify(click.error)).toBe(true);
       // The page is busy for 300 ms from 20 ms after the click: its 60 ms timer fires only after that.
-      const after = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const after = await snapshotText(jawad);
       expect(after).toContain('Your account is ready: the first invoice comes on the 3rd.');
     });
 
     it('takes a snapshot once the page shows what a job reports a second later, in its frame too, and says when it never came', async () => {
       const { jawad, fixtures } = suite;
       await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const publish = findRef((await tool(jawad, 'snapshot')).data?.text ?? '', 'button', 'Publish site');
+      const publish = findRef(await snapshotText(jawad), 'button', 'Publish site');
       expect((await tool(jawad, 'click', { ref: publish })).success).toBe(true);
       // The page asks how the job went a second after the click, then loads the report into the panel.
       const report = await tool(jawad, 'snapshot', { waitForText: '3 pages PUBLISHED, 0 errors' });
@@ -683,7 +683,7 @@ for (const browserName of browsersUnderTest()) {
     it('answers the page’s own alert, confirmation and prompt boxes during an action and in the page’s answer to it instead of being held by them, and leaves the user’s own alone', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/dialogs.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
       const click = async (name: string, extra: Record<string, unknown> = {}) => {
         const reply = await tool(jawad, 'click', { ref: findRef(text, 'button', name), ...extra });
         expect(reply.success, JSON.stringify(reply.error)).toBe(true);
@@ -745,7 +745,7 @@ for (const browserName of browsersUnderTest()) {
       const boxes: string[] = [];
       page.on('dialog', (dialog) => void (boxes.push(dialog.message()), dialog.dismiss()));
       const clickToOpen = async (name: string, extra: Record<string, unknown> = {}) => {
-        const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+        const text = await snapshotText(jawad);
         const reply = await tool(jawad, 'click', { ref: findRef(text, 'button', name), ...extra });
         expect(reply.success, JSON.stringify(reply.error)).toBe(true);
         const after = (await tool(jawad, 'snapshot')).data;
@@ -817,7 +817,7 @@ for (const browserName of browsersUnderTest()) {
     it('does not wait for a request the page had open before the action, and stops waiting for one that never answers, saying so', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/ajax-views.html`);
-      const text = (await tool(jawad, 'snapshot')).data?.text ?? '';
+      const text = await snapshotText(jawad);
 
       const note = await tool(jawad, 'click', { ref: findRef(text, 'button', 'Add note') });
       expect(note.data).toMatchObject({ action: 'click' });

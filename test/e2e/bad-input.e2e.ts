@@ -9,7 +9,7 @@ import type { Dialog, Page } from 'puppeteer-core';
 import { describe, expect, it, vi } from 'vitest';
 import { browsersUnderTest, sleep, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
-import { runTool } from './support/run-tool';
+import { runTool, snapshotText } from './support/run-tool';
 import { freePort } from '../support/ports';
 
 interface Ref {
@@ -207,7 +207,7 @@ for (const browserName of browsersUnderTest()) {
           // The user chose to leave: the browser goes on to the page asked for.
           await boxes.at(-1)!.accept();
           await page.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, plain);
-          expect((await tool(jawad, 'snapshot')).data?.text).toContain('High water at Avonmouth');
+          expect(await snapshotText(jawad)).toContain('High water at Avonmouth');
         }
       }
     });

@@ -5,16 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { findRef } from '../support/scripted-model';
 import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
-import { runTool } from './support/run-tool';
+import { runTool, snapshotData } from './support/run-tool';
 
 interface Snapshot {
   text: string;
   refs: Array<{ ref: string; testid?: string; name: string; role: string }>;
 }
 
-async function snapshot(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<Snapshot> {
-  return (await runTool<Snapshot>(jawad, 'snapshot', parameters)).data!;
-}
+const snapshot = (jawad: JawadBrowser, parameters: Record<string, unknown> = {}) => snapshotData<Snapshot>(jawad, parameters);
 
 const stations = (snap: Snapshot) => snap.refs.filter((r) => r.testid?.startsWith('station-')).map((r) => r.testid);
 

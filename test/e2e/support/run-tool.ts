@@ -23,9 +23,14 @@ export async function runTool<D = Record<string, unknown>>(jawad: JawadBrowser, 
   return (reply as { payload: ToolReply<D> }).payload;
 }
 
-/** The snapshot tool's text; a failed snapshot fails the test with the tool's own error. */
-export async function snapshotText(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<string> {
-  const reply = await runTool<{ text: string }>(jawad, 'snapshot', parameters);
+/** The snapshot tool's answer; a failed snapshot fails the test with the tool's own error. */
+export async function snapshotData<D extends { text: string } = { text: string }>(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<D> {
+  const reply = await runTool<D>(jawad, 'snapshot', parameters);
   if (!reply.success || !reply.data) throw new Error(`The snapshot failed: ${JSON.stringify(reply.error ?? reply)}`);
-  return reply.data.text;
+  return reply.data;
+}
+
+/** The snapshot tool's text (snapshotData). */
+export async function snapshotText(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<string> {
+  return (await snapshotData(jawad, parameters)).text;
 }
