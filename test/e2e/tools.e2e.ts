@@ -103,6 +103,17 @@ for (const browserName of browsersUnderTest()) {
       expect(await gallery.$eval('#caption', (caption) => caption.textContent)).toBe('Showing: Severn bore at dawn');
     });
 
+    it('says so when there is no page to go back or forward to, instead of a step taken', async () => {
+      const { jawad, fixtures } = suite;
+      await openView(jawad.sidebar, 'Tools');
+      await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('section.tools select[name=tool] option').length > 0, null, 'the tool list');
+      const opened = await runTool(jawad, 'new_tab', { url: `${fixtures.url}/plain.html` });
+      expect(opened.status).toMatch(/^new_tab succeeded/);
+      expect((await runTool(jawad, 'go_back')).status).toMatch(/^go_back failed \(EXECUTION_ERROR\) in \d+ ms: There is no earlier page in this tab’s history to go back to\.$/);
+      expect((await runTool(jawad, 'go_forward')).status).toMatch(/^go_forward failed \(EXECUTION_ERROR\) in \d+ ms: There is no later page in this tab’s history to go forward to\.$/);
+      expect(await activeTabUrl(jawad)).toBe(`${fixtures.url}/plain.html`);
+    });
+
     it('refuses bad parameters and unknown tools with the standard error codes', async () => {
       const { jawad } = suite;
       const before = await activeTabUrl(jawad);

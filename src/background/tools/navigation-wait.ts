@@ -38,6 +38,8 @@ export interface Arrival {
   held?: true;
   /** Nothing loaded, but the page moved the tab to another address of its own (history.pushState, a router's intercepted navigation). */
   withinPage?: true;
+  /** Nothing began, and the tab shows the page it showed (Firefox's answer to going back with no page to go back to). */
+  unmoved?: true;
 }
 
 /** A page that could not be loaded: the browser's reason, and the address it failed at. */
@@ -271,7 +273,7 @@ export async function navigateTab(tabId: number, go: () => Promise<unknown>, sig
   if (arrival?.held) throw pageHeldTab(arrival.tab.url ?? 'being left');
   if (arrival) return arrival;
   const tab = await browser.tabs.get(tabId);
-  return loaded(tab) ? { tab, stillLoading: false } : untilLoaded(tabId, signal, { from: tab });
+  return loaded(tab) ? { tab, stillLoading: false, unmoved: true } : untilLoaded(tabId, signal, { from: tab });
 }
 
 /** Opens a tab (`create`) on `url` and resolves with where it is once its page has loaded, or NAVIGATION_LOAD_MS on. */

@@ -12,5 +12,5 @@ export const openUrl = defineTool({
   }),
   level: 'navigate',
   effects: { url: 'url' },
-  run: ({ url }, context) => navigateCurrentTab(context, (tabId) => browser.tabs.update(tabId, { url }), url),
+  run: ({ url }, context) => navigateCurrentTab(context, (tabId) => browser.tabs.update(tabId, { url }), { goingTo: url }),
 });

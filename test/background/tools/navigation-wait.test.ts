@@ -209,7 +209,7 @@ describe('waiting for the page a navigation opens', () => {
     browser.state.tab = { ...browser.state.tab, url: 'https://shop.example/cart#total' };
     const arrival = navigateTab(7, async () => {}, signal, 'https://shop.example/cart#total');
     await vi.advanceTimersByTimeAsync(1_100);
-    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false });
+    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart#total' }), stillLoading: false, unmoved: true });
   });
 
   it('says the page being left kept the tab when nothing begins and the page asks whether to leave (Firefox behind its “Leave page?” box)', async () => {
@@ -224,7 +224,7 @@ describe('waiting for the page a navigation opens', () => {
   it('takes a move to another entry of the page it shows (history.pushState, one address) for no navigation, and stops watching the page', async () => {
     const arrival = navigateTab(7, async () => expect(browser.page.watched).toBe(true), signal);
     await vi.advanceTimersByTimeAsync(1_100);
-    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart' }), stillLoading: false });
+    await expect(arrival).resolves.toEqual({ tab: expect.objectContaining({ url: 'https://shop.example/cart' }), stillLoading: false, unmoved: true });
     expect(browser.page.watched).toBe(false);
   });
 
