@@ -1,4 +1,4 @@
-import type { PageContent } from '../protocol';
+import { dialogNotes, type PageContent } from '../protocol';
 
 export const SYSTEM_PROMPT = [
   'You are Jawad, an assistant that lives in the user’s browser sidebar.',
@@ -53,17 +53,13 @@ export function wrapUntrusted(heading: string, body: string, marker = randomMark
 }
 
 export function wrapPageContent(page: PageContent, marker = randomMarker()): string {
-  const body = neutraliseMarkers(page.markdown);
-  return [
-    `<<<UNTRUSTED_PAGE_CONTENT ${marker}>>>`,
+  const heading = [
     `Title: ${neutraliseMarkers(page.title)}`,
     `URL: ${page.url}`,
     productLine(page),
     page.truncated ? '(The page was long; only its beginning is included.)' : '',
-    '',
-    body,
-    `<<<END_UNTRUSTED_PAGE_CONTENT ${marker}>>>`,
-  ]
-    .filter((line, index) => line !== '' || index === 5)
-    .join('\n');
+    // Boxes the page showed since the previous step (a page that step opened, as it loaded): their words are the page's.
+    ...dialogNotes({ lateDialogs: page.lateDialogs }).map(neutraliseMarkers),
+  ].filter(Boolean);
+  return [`<<<UNTRUSTED_PAGE_CONTENT ${marker}>>>`, ...heading, '', neutraliseMarkers(page.markdown), `<<<END_UNTRUSTED_PAGE_CONTENT ${marker}>>>`].join('\n');
 }

@@ -388,6 +388,7 @@ export const PageContent = z.object({
   product: z._default(z.nullable(Product), null),
   /** Everything a user can act on, with the refs the action tools take (same as the snapshot's). */
   interactiveElements: z._default(z.array(SnapshotRef), []),
+  lateDialogs: LateDialogs,
 });
 export type PageContent = z.infer<typeof PageContent>;
 

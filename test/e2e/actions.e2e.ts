@@ -782,18 +782,21 @@ for (const browserName of browsersUnderTest()) {
       await expect.poll(() => boxes).toEqual(['Notify the 12 followers?', 'Published quietly.', '12 followers.']);
     });
 
-    it('answers the boxes a page a tool opens shows as it loads (open_url, reload_tab, new_tab), tells them with the next step, and leaves the tab’s later pages theirs', async () => {
+    it('answers the boxes a page a tool opens shows as it loads (open_url, reload_tab, new_tab), tells them with the next step (snapshot or read_page), and leaves the tab’s later pages theirs', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/dialogs.html`);
       // A box that reaches the browser is dismissed here and listed, so a miss fails instead of hanging.
       const boxes: string[] = [];
       page.on('dialog', (dialog) => void (boxes.push(dialog.message()), dialog.dismiss()));
       const published = `${fixtures.url}/dialogs-published.html`;
-      const openWith = async (name: string, parameters: Record<string, unknown>) => {
+      // The next step tells them, whether it reads the outline or the page's text.
+      const openWith = async (name: string, parameters: Record<string, unknown>, reader: 'snapshot' | 'read_page' = 'snapshot') => {
         const reply = await tool(jawad, name, parameters);
         expect(reply.success, JSON.stringify(reply.error)).toBe(true);
-        const after = await tool(jawad, 'snapshot');
-        return { stillLoading: reply.data?.stillLoading, told: after.data?.lateDialogs, notified: /(Nobody|Followers) notified\./.exec(after.data?.text ?? '')?.[0] };
+        const after = await tool(jawad, reader);
+        expect(after.success, JSON.stringify(after.error)).toBe(true);
+        const read = String(after.data?.text ?? after.data?.markdown);
+        return { stillLoading: reply.data?.stillLoading, told: after.data?.lateDialogs, notified: /(Nobody|Followers) notified\./.exec(read)?.[0] };
       };
       // The page's frame (same site) shows a box as it loads too: answered, not told as the page's.
       const quietly = {
@@ -805,7 +808,7 @@ for (const browserName of browsersUnderTest()) {
         notified: 'Nobody notified.',
       };
       expect(await openWith('open_url', { url: published })).toEqual(quietly);
-      expect(await openWith('reload_tab', {})).toEqual(quietly);
+      expect(await openWith('reload_tab', {}, 'read_page')).toEqual(quietly);
       expect(await openWith('new_tab', { url: published })).toEqual(quietly);
       expect(boxes).toEqual([]);
 

@@ -15,14 +15,15 @@ export const readPage = defineTool({
   level: 'read-only',
   effects: {},
   async run({ maxChars }, context): Promise<PageContent> {
-    // The view the tab's last action loads by script comes first; the snapshot below then finds it waited out.
-    await tabAfterLastAction(context);
+    // The view the tab's last action loads by script comes first; the snapshot below then finds it
+    // waited out. The boxes the page showed since (as a page that action opened loaded) are told here.
+    const { lateDialogs } = await tabAfterLastAction(context);
     // The reader writes the markdown, the page agent lists the refs (its registry is the one the
     // actions resolve refs in): both at once, so the call costs the slower of the two.
     const [content, outline] = await Promise.all([
       readActivePage(context.requestId, context.windowId, maxChars, context.tabId),
       snapshot.run(snapshot.params.parse({}), context),
     ]);
-    return { ...content, interactiveElements: PageSnapshot.parse(outline).refs };
+    return { ...content, interactiveElements: PageSnapshot.parse(outline).refs, ...(lateDialogs.length > 0 ? { lateDialogs } : {}) };
   },
 });
