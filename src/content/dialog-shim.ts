@@ -58,7 +58,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
   const tell = (detail: string) => dispatch.call(document, new CustomEvent(`${channel}:dialog`, { detail }));
   const opening = asPageOpens && openedByAction();
   const report = (kind: string, message: unknown, answered: string) => {
-    const detail = stringify({ kind, message: String(message ?? ''), answered });
+    const detail = stringify({ kind, message: String(message ?? ''), answered, ...(opening?.open && opening.mark.byTool === true ? { openedByTool: true } : {}) });
     if (!opening?.open || !opening.keeps) return tell(detail);
     if (opening.mark.told.length < asPageOpens!.keepAtMost) opening.keep({ ...opening.mark, told: [...opening.mark.told, detail] });
   };
@@ -127,7 +127,8 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
     return state;
   }
 
-  type Left = { answer?: unknown; text?: unknown; until?: unknown; told?: unknown; inFrame?: unknown };
+  // byTool: the answers of a tool's navigation (markedByNavigation), kept for a page that one sends the tab on to.
+  type Left = { answer?: unknown; text?: unknown; until?: unknown; told?: unknown; inFrame?: unknown; byTool?: unknown };
 
   /** The answers a page of this origin left in the tab, while they hold. */
   function leftInTab(storage: Storage | undefined): Left | undefined {
@@ -144,7 +145,7 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
     try {
       const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
       const answerGiven = entry?.serverTiming?.find((metric) => metric.name === channel)?.description;
-      return answerGiven ? { answer: answerGiven, until: Date.now() + asPageOpens!.answerForMs, told: [] } : undefined;
+      return answerGiven ? { answer: answerGiven, until: Date.now() + asPageOpens!.answerForMs, told: [], byTool: true } : undefined;
     } catch {
       return undefined; // No timing to read: the page was not marked.
     }

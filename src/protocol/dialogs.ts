@@ -22,6 +22,8 @@ export const PageDialog = z.object({
   answered: z.enum(['ok', 'accept', 'cancel']),
   /** Shown once the action itself was done: in what it set off (the page's answer to a request, "Saved!"; the page it opened, as it loaded). */
   afterAction: z.optional(z.literal(true)),
+  /** Shown as a page a tool opened (open_url, new_tab, reload_tab…) loaded: no step can accept such a box. */
+  openedByTool: z.optional(z.literal(true)),
 });
 export type PageDialog = z.infer<typeof PageDialog>;
 export const PageDialogs = z.array(PageDialog).check(z.maxLength(MAX_DIALOGS_LISTED));

@@ -40,10 +40,17 @@ export function dialogNotes(data: unknown): string[] {
   const cancelled = [...dialogs, ...lateDialogs].find((dialog) => dialog.answered === 'cancel');
   return [
     lateDialogs.length > 0 ? `(After the previous step, the page showed: ${describeDialogs(lateDialogs)}.)` : '',
-    cancelled
-      ? `(The page asked “${cancelled.message}” in a ${cancelled.kind === 'prompt' ? 'prompt' : 'confirmation'} box of its own, and Jawad answered Cancel, so the page went no further. If the user asked for exactly this, click again with acceptDialog: true${cancelled.kind === 'prompt' ? ' and dialogText: the answer' : ''}; the user is asked first.)`
-      : '',
+    cancelled ? cancelledNote(cancelled) : '',
   ].filter(Boolean);
+}
+
+/** What the model is told of a confirmation or prompt box Jawad cancelled, and how it could be accepted. */
+function cancelledNote({ message, kind, openedByTool }: PageDialog): string {
+  const box = kind === 'prompt' ? 'prompt' : 'confirmation';
+  const accept = openedByTool
+    ? 'No step can accept a box a page shows as it opens from an address; if the user wants it accepted, ask them to open the page themselves.'
+    : `If the user asked for exactly this, click again with acceptDialog: true${kind === 'prompt' ? ' and dialogText: the answer' : ''}; the user is asked first.`;
+  return `(The page asked “${message}” in a ${box} box of its own, and Jawad answered Cancel, so the page went no further. ${accept})`;
 }
 
 /** A step's boxes (an action's or a snapshot's data): those of the step itself, and those since the previous step returned. */

@@ -802,8 +802,8 @@ for (const browserName of browsersUnderTest()) {
       const quietly = {
         stillLoading: undefined,
         told: [
-          { kind: 'confirm', message: 'Notify the 12 followers?', answered: 'cancel', afterAction: true },
-          { kind: 'alert', message: 'Published quietly.', answered: 'ok', afterAction: true },
+          { kind: 'confirm', message: 'Notify the 12 followers?', answered: 'cancel', afterAction: true, openedByTool: true },
+          { kind: 'alert', message: 'Published quietly.', answered: 'ok', afterAction: true, openedByTool: true },
         ],
         notified: 'Nobody notified.',
       };

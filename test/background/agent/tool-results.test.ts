@@ -78,6 +78,14 @@ describe('a page’s own confirmation box', () => {
     expect(resultText('click', alerted)).toBe(JSON.stringify(alerted.data));
   });
 
+  it('tells the model that a box a page a tool opened showed as it loaded cannot be accepted by a step, rather than to click again', () => {
+    const lateDialogs = [{ kind: 'confirm' as const, message: 'Notify the 12 followers?', answered: 'cancel' as const, afterAction: true as const, openedByTool: true as const }];
+    const snapshot = { url: 'https://blog.example/published', title: 'Draft published', text: '- heading "Draft published"', refs: [], elementCount: 1, partial: false, lateDialogs };
+    const told = resultText('snapshot', { success: true, duration: 3, data: snapshot });
+    expect(told).toContain('(The page asked “Notify the 12 followers?” in a confirmation box of its own, and Jawad answered Cancel, so the page went no further. No step can accept a box a page shows as it opens from an address; if the user wants it accepted, ask them to open the page themselves.)');
+    expect(told).not.toContain('acceptDialog');
+  });
+
   it('tells the model of boxes the page showed after the previous step returned, which it has not heard of, above a snapshot or under an action', () => {
     const lateDialogs = [
       { kind: 'alert' as const, message: 'Autosaved.', answered: 'ok' as const, afterAction: true as const },

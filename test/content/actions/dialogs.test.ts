@@ -210,12 +210,18 @@ describe('the boxes of a page an action opens, as it loads', () => {
     const frame = openPage({ inFrame: true, serverTiming: mark });
     window.alert('12 followers.');
     opened.enter();
-    const late = { afterAction: true };
+    const late = { afterAction: true, openedByTool: true };
     expect(new DialogAnswers().done()).toEqual([
       { kind: 'confirm', message: 'Notify the 12 followers?', answered: 'cancel', ...late },
       { kind: 'alert', message: 'Published quietly.', answered: 'ok', ...late },
     ]);
     expect([opened.shown, frame.shown]).toEqual([[], []]);
+
+    // An action of its own on that page: its boxes are the action's, which a step can accept.
+    const action = new DialogAnswers();
+    action.arm(false);
+    expect(window.confirm('Delete the draft?')).toBe(false);
+    expect(action.actionEnded()).toEqual([{ kind: 'confirm', message: 'Delete the draft?', answered: 'cancel' }]);
   });
 
   it('leaves the boxes of a page whose response bears no answer of Jawad’s, or an unknown one, to the browser', () => {
