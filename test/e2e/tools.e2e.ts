@@ -103,6 +103,22 @@ for (const browserName of browsersUnderTest()) {
       expect(await gallery.$eval('#caption', (caption) => caption.textContent)).toBe('Showing: Severn bore at dawn');
     });
 
+    it('steps back and forward one page at a time through pages the tools opened, none skipped', async () => {
+      const { jawad, fixtures } = suite;
+      await openView(jawad.sidebar, 'Tools');
+      await jawad.sidebar.waitFor((win) => win.document.querySelectorAll('section.tools select[name=tool] option').length > 0, null, 'the tool list');
+      await jawad.openTab(`${fixtures.url}/article.html`);
+      for (const page of ['plain.html', 'snapshot-shop.html', 'dialogs.html']) expect((await runTool(jawad, 'open_url', { url: `${fixtures.url}/${page}` })).status).toMatch(/^open_url succeeded/);
+      const steps: string[] = [];
+      for (const step of ['go_back', 'go_back', 'go_back', 'go_forward', 'go_forward']) {
+        const result = await runTool(jawad, step);
+        expect(result.status, step).toMatch(new RegExp(`^${step} succeeded`));
+        steps.push(`${step} ${new URL(await activeTabUrl(jawad)).pathname}`);
+      }
+      // Chromium's own Back went past every page a tool opened, to the page before them.
+      expect(steps).toEqual(['go_back /snapshot-shop.html', 'go_back /plain.html', 'go_back /article.html', 'go_forward /plain.html', 'go_forward /snapshot-shop.html']);
+    });
+
     it('says so when there is no page to go back or forward to, instead of a step taken', async () => {
       const { jawad, fixtures } = suite;
       await openView(jawad.sidebar, 'Tools');

@@ -6,13 +6,19 @@ import { navigateCurrentTab } from './tab-navigation';
 import { defineTool, type ToolContext } from './tool';
 
 /**
- * One step through the tab's history. With no page that way, Chromium refuses the call (in words
- * of its own, "Cannot find a next page in history." either way) and Firefox takes it and begins
- * nothing: both are told as such, not as a step taken. Nothing begins either when the step is to
- * an entry the page made of itself at its own address (a photo viewer's, which Back closes): the
- * history entry the page is at tells the two apart.
+ * One step through the tab's history, as the page's own `history.back()` / `forward()` takes it:
+ * Chromium's Back (and tabs.goBack) skips every entry whose page was left without the user's touch,
+ * which is every page a tool or an action of Jawad's opened, so an agent's step back went past all
+ * of them to the page before. Where no script may run (a page the browser keeps extensions out of),
+ * the browser's own call takes the step.
+ *
+ * With no page that way, the page's history API does nothing, Chromium's call refuses (in words of
+ * its own, "Cannot find a next page in history." either way) and Firefox's begins nothing: each is
+ * told as such, not as a step taken. Nothing begins either when the step is to an entry the page
+ * made of itself at its own address (a photo viewer's, which Back closes): the history entry the
+ * page is at (read with the step, and after it) tells the two apart.
  */
-function throughHistory(direction: 'back' | 'forward', go: (tabId: number) => Promise<void>) {
+function throughHistory(direction: 'back' | 'forward', browserStep: (tabId: number) => Promise<void>) {
   const none = () => new JawadError('EXECUTION_ERROR', `There is no ${direction === 'back' ? 'earlier' : 'later'} page in this tab’s history to go ${direction} to.`, { direction });
   const refusedAsNone = (error: unknown) => {
     throw /cannot find a next page in history/i.test(String((error as Error | undefined)?.message ?? error)) ? none() : error;
@@ -20,25 +26,45 @@ function throughHistory(direction: 'back' | 'forward', go: (tabId: number) => Pr
   return async (_params: unknown, context: ToolContext) => {
     let before: string | undefined;
     const step = async (tabId: number) => {
-      before = await historyEntryOf(tabId);
-      await go(tabId).catch(refusedAsNone);
+      const taken = await stepInPage(tabId, direction);
+      if (taken === 'refused') return browserStep(tabId).catch(refusedAsNone);
+      before = taken;
     };
     const stayed = async (tabId: number) => (before !== undefined && (await historyEntryOf(tabId)) === before ? none() : undefined);
     return navigateCurrentTab(context, step, { unmoved: stayed });
   };
 }
 
-/** How long the page may take to say which entry it is at: a page held by a box of its own runs no script. */
-const ENTRY_READ_MS = 500;
+/** How long the page may take to run a one-line script: a page held by a box of its own runs none. */
+const PAGE_SCRIPT_MS = 500;
+
+/** The key of the history entry the page is at (Navigation API), where the browser has it; null where it does not. */
+const entryKey = () => (globalThis as { navigation?: { currentEntry?: { key?: string } | null } }).navigation?.currentEntry?.key ?? null;
 
 /**
- * The key of the history entry the tab's page is at (Navigation API); undefined where it cannot be
- * read in time (a page the browser keeps extensions out of, one held by a box).
+ * Asks the page to take the step (history.back() / forward()), and resolves with the key of the
+ * entry it was at (undefined where it cannot be read), or `refused` where no script may run. A
+ * page that does not answer in time may take it once it does (a box of its own held it).
  */
+async function stepInPage(tabId: number, direction: 'back' | 'forward'): Promise<string | undefined | 'refused'> {
+  // Self-contained (executeScript sends its source): the key is read as entryKey reads it.
+  const stepAndTell = (back: boolean) => {
+    const key = (globalThis as { navigation?: { currentEntry?: { key?: string } | null } }).navigation?.currentEntry?.key ?? null;
+    if (back) history.back();
+    else history.forward();
+    return key;
+  };
+  const ran = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: stepAndTell, args: [direction === 'back'], injectImmediately: true }).then(
+    ([frame]) => (typeof frame?.result === 'string' ? frame.result : undefined),
+    () => 'refused' as const,
+  );
+  return Promise.race([ran, pause(PAGE_SCRIPT_MS).then(() => undefined)]);
+}
+
+/** The key of the history entry the tab's page is at; undefined where it cannot be read in time. */
 async function historyEntryOf(tabId: number): Promise<string | undefined> {
-  const entryKey = () => (globalThis as { navigation?: { currentEntry?: { key?: string } | null } }).navigation?.currentEntry?.key ?? null;
   const read = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: entryKey, injectImmediately: true }).then(([frame]) => frame?.result, () => undefined);
-  const key = await Promise.race([read, pause(ENTRY_READ_MS)]);
+  const key = await Promise.race([read, pause(PAGE_SCRIPT_MS)]);
   return typeof key === 'string' ? key : undefined;
 }
 
