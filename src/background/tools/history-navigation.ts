@@ -26,11 +26,11 @@ function throughHistory(direction: 'back' | 'forward', browserStep: (tabId: numb
   return async (_params: unknown, context: ToolContext) => {
     let before: string | undefined;
     const step = async (tabId: number) => {
-      const taken = await stepInPage(tabId, direction);
+      const taken = await inPage(tabId, direction);
       if (taken === 'refused') return browserStep(tabId).catch(refusedAsNone);
       before = taken;
     };
-    const stayed = async (tabId: number) => (before !== undefined && (await historyEntryOf(tabId)) === before ? none() : undefined);
+    const stayed = async (tabId: number) => (before !== undefined && (await inPage(tabId, null)) === before ? none() : undefined);
     return navigateCurrentTab(context, step, { unmoved: stayed });
   };
 }
@@ -38,34 +38,28 @@ function throughHistory(direction: 'back' | 'forward', browserStep: (tabId: numb
 /** How long the page may take to run a one-line script: a page held by a box of its own runs none. */
 const PAGE_SCRIPT_MS = 500;
 
-/** The key of the history entry the page is at (Navigation API), where the browser has it; null where it does not. */
-const entryKey = () => (globalThis as { navigation?: { currentEntry?: { key?: string } | null } }).navigation?.currentEntry?.key ?? null;
+/**
+ * In the page: the key of the history entry it is at (null without the Navigation API), then the
+ * step, if one is asked. Self-contained: executeScript sends its source.
+ */
+function keyThenStep(step: 'back' | 'forward' | null): string | null {
+  const key = (globalThis as { navigation?: { currentEntry?: { key?: string } | null } }).navigation?.currentEntry?.key ?? null;
+  if (step === 'back') history.back();
+  if (step === 'forward') history.forward();
+  return key;
+}
 
 /**
- * Asks the page to take the step (history.back() / forward()), and resolves with the key of the
- * entry it was at (undefined where it cannot be read), or `refused` where no script may run. A
- * page that does not answer in time may take it once it does (a box of its own held it).
+ * Runs keyThenStep in the tab's page: the key of the entry it was at (undefined where it cannot be
+ * read in time), or `refused` where no script may run. A page that does not answer in time may
+ * take the step once it does (a box of its own held it).
  */
-async function stepInPage(tabId: number, direction: 'back' | 'forward'): Promise<string | undefined | 'refused'> {
-  // Self-contained (executeScript sends its source): the key is read as entryKey reads it.
-  const stepAndTell = (back: boolean) => {
-    const key = (globalThis as { navigation?: { currentEntry?: { key?: string } | null } }).navigation?.currentEntry?.key ?? null;
-    if (back) history.back();
-    else history.forward();
-    return key;
-  };
-  const ran = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: stepAndTell, args: [direction === 'back'], injectImmediately: true }).then(
+async function inPage(tabId: number, step: 'back' | 'forward' | null): Promise<string | undefined | 'refused'> {
+  const ran = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: keyThenStep, args: [step], injectImmediately: true }).then(
     ([frame]) => (typeof frame?.result === 'string' ? frame.result : undefined),
     () => 'refused' as const,
   );
   return Promise.race([ran, pause(PAGE_SCRIPT_MS).then(() => undefined)]);
-}
-
-/** The key of the history entry the tab's page is at; undefined where it cannot be read in time. */
-async function historyEntryOf(tabId: number): Promise<string | undefined> {
-  const read = browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: entryKey, injectImmediately: true }).then(([frame]) => frame?.result, () => undefined);
-  const key = await Promise.race([read, pause(PAGE_SCRIPT_MS)]);
-  return typeof key === 'string' ? key : undefined;
 }
 
 export const goBack = defineTool({
