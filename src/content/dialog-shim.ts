@@ -19,7 +19,7 @@
  *   that tab before they expire answers with them;
  * - by a tool's navigation (open_url, reload_tab…), to any origin: the browser adds a `channel`
  *   metric to the Server-Timing of that tab's responses while the tool waits for the page, which
- *   the page reads from its own navigation entry (browsers give it only to secure contexts: https,
+ *   the page reads from its own navigation entry (Firefox gives it only to secure contexts: https,
  *   and http on this machine). A server could send that metric itself; it would only have its own
  *   boxes answered, which it could as well not show.
  * Its boxes are kept in sessionStorage (a page may send the tab on at once) until the new page's
@@ -94,7 +94,11 @@ export function installDialogShim(channel: string, asPageOpens?: { keepAtMost: n
       // An opaque origin (a sandboxed frame) has no storage: nothing was left there.
     }
     const { setItem } = Storage.prototype;
-    const mark = leftInTab(storage) ?? markedByNavigation();
+    // A tool's navigation answers for itself (cancel), whatever an earlier action left; the boxes
+    // left untold by the tab's previous page are kept.
+    const leftByAction = leftInTab(storage);
+    const byNavigation = markedByNavigation();
+    const mark = byNavigation ? { ...byNavigation, told: leftByAction?.told ?? [] } : leftByAction;
     if (!mark) return undefined;
     const left = Number(mark.until) - Date.now();
     if (!(left > 0) || (mark.answer !== 'accept' && mark.answer !== 'cancel')) return undefined;

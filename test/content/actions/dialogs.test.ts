@@ -224,6 +224,13 @@ describe('the boxes of a page an action opens, as it loads', () => {
     expect(action.actionEnded()).toEqual([{ kind: 'confirm', message: 'Delete the draft?', answered: 'cancel' }]);
   });
 
+  it('cancels the boxes of a page a tool’s navigation opened even when the tab’s last action accepted its own', () => {
+    new DialogAnswers().arm(true, 'Q4 plan');
+    const opened = openPage({ serverTiming: [{ name: DIALOG_CHANNEL, description: 'cancel' }] });
+    expect([window.confirm('Notify the 12 followers?'), window.prompt('Name?', 'Q3')]).toEqual([false, null]);
+    expect(opened.shown).toEqual([]);
+  });
+
   it('leaves the boxes of a page whose response bears no answer of Jawad’s, or an unknown one, to the browser', () => {
     const unmarked = openPage({ serverTiming: [{ name: 'db', description: 'cancel' }] });
     window.alert('Welcome back');
