@@ -28,8 +28,9 @@ export async function answersDialogs(tab: TargetTab, frameId: number): Promise<v
  * once the wait for the page is over: the tab's later loads are not the tool's.
  */
 export async function answersDialogsOfNavigation(tab: { id: number; url?: string }, goingTo?: string): Promise<() => Promise<void>> {
-  // A page gone back or forward to is most often of the site the tab shows.
-  await Promise.all([tab.url, goingTo].map((url) => url && coverPagesOpenedFrom(url)));
+  // With no address asked for (a reload, a step through history), the page is most often of the site the tab shows.
+  const destination = goingTo ?? tab.url;
+  if (destination) await coverPagesOpenedFrom(destination);
   answersInOpenedPage(tab.id);
   return markNavigationsOf({ tabIds: [tab.id] });
 }

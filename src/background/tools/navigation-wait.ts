@@ -38,7 +38,7 @@ export interface Arrival {
   held?: true;
   /** Nothing loaded, but the page moved the tab to another address of its own (history.pushState, a router's intercepted navigation). */
   withinPage?: true;
-  /** Nothing began, and the tab shows the page it showed (Firefox's answer to going back with no page to go back to). */
+  /** Nothing began, and the tab shows the page it showed (a step back with no page to go back to; a jump to an entry of the same address). */
   unmoved?: true;
 }
 
