@@ -250,9 +250,10 @@ for (const browserName of browsersUnderTest()) {
       const { jawad, fixtures } = suite;
       // What the app runs is the form's textarea, which CodeMirror writes its document into as the form is sent.
       const { text, record: ran } = await openEditorApp(jawad, `${fixtures.url}/code-editor.html`, '.CodeMirror', 'Run', '#state');
-      // The editor reads as the text box a person sees, holding its text (not its line numbers).
-      expect(text).toMatch(/^- textbox \[ref=(e\d+)\] \[editable\] value="SELECT \* FROM customers"$/m);
-      const editor = findRef(text, 'textbox', /.*/);
+      // The editor reads as the text box a person sees, named by the label of the form's field it
+      // stands in for, holding its text (not its line numbers).
+      expect(text).toMatch(/^- textbox "Query" \[ref=(e\d+)\] \[editable\] value="SELECT \* FROM customers"$/m);
+      const editor = findRef(text, 'textbox', 'Query');
 
       const filled = await tool(jawad, 'fill', { ref: editor, text: "SELECT name FROM customers\nWHERE city = 'Berlin'" });
       expect(filled.data).toMatchObject({ value: "SELECT name FROM customers\nWHERE city = 'Berlin'" });

@@ -156,7 +156,26 @@ export function accessibleName(element: Element, role: string, read?: ReadAlread
     const drawn = DRAWN_NAME_ROLES.has(role) ? withDrawnText(element, '') : '';
     if (drawn) return drawn;
   }
-  return clean(element.getAttribute('title'));
+  const title = clean(element.getAttribute('title'));
+  return title || (role === 'textbox' && tag !== 'input' && tag !== 'textarea' ? standInName(element) : '');
+}
+
+/** How far up from an editor's typing box its outer box may be (CodeMirror 6: content, scroller, editor). */
+const STAND_IN_LEVELS = 3;
+
+/**
+ * An editor made over a form's `<textarea>` (CodeMirror's `fromTextArea`, CKEditor's
+ * `create(textarea)`) hides that field and puts its own box beside it, where the page's label for
+ * the field no longer reaches: the hidden field's name (phpMyAdmin's "SQL query") is the box's.
+ */
+function standInName(editor: Element): string {
+  let box: Element | null = editor;
+  for (let level = 0; box && level < STAND_IN_LEVELS; level++, box = box.parentElement) {
+    for (const beside of [box.previousElementSibling, box.nextElementSibling]) {
+      if (beside?.localName === 'textarea' && !beside.checkVisibility()) return accessibleName(beside, 'textbox');
+    }
+  }
+  return '';
 }
 
 /**

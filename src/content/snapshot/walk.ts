@@ -227,7 +227,8 @@ function describeRef(walk: Walk, element: Element, role: string, judged: { inlin
   const read = { backgrounds: walk.backgrounds, view: walk.view, range: walk.range, tree: inline, judgedRoot: 'root' in judged ? judged.root : undefined };
   // By the element's own role: a clickable row of a list is shown as `row` but is still a container.
   const container = isContainer(element, roleOf(element));
-  const name = container ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
+  // A long editor is a container too, but is named as the text box it is.
+  const name = container && role !== 'textbox' ? accessibleName(element, 'group', read) : accessibleName(element, role, read);
   const mark = (text: string) => (inline ? text : `[${text}]`);
   const shown = shownRole(element, role);
   const parts = [shown];

@@ -50,10 +50,14 @@ const valueOf = (ctx: AgentContext, column: string) => ctx.findRefInLine(new Reg
 const go = (ctx: AgentContext) => ctx.findRefInLine('Preview SQL', 'button', 'Go');
 
 /**
- * The query box of the SQL tab: the field right under "Run SQL query/queries on …", above the
- * editor's buttons (on a table's tab, SELECT *, SELECT, INSERT…; on a database's, Clear, Format…).
+ * The query box of the SQL tab: "SQL query" (the name phpMyAdmin gives the field its CodeMirror
+ * editor stands in for). In a snapshot that leaves the editor nameless (Playwright's), the field
+ * right under "Run SQL query/queries on …", above the editor's buttons (on a table's tab, SELECT *,
+ * SELECT, INSERT…; on a database's, Clear, Format…).
  */
 function queryBox(ctx: AgentContext): string {
+  const named = findRef(ctx.snapshotText ?? '', 'textbox', 'SQL query');
+  if (named) return named;
   const lines = (ctx.snapshotText ?? '').split('\n');
   const from = lines.findIndex((line) => line.startsWith('Run SQL query/queries on'));
   const to = lines.findIndex((line, index) => index > from && findRef(line, 'button', /.*/) !== undefined);
