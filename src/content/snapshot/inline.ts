@@ -195,7 +195,6 @@ function isColumnValue(row: Element, cell: Element): boolean {
 
 /** How many columns a cell spans, as far as a line of text is concerned (a hostile `colspan=1000` gets no more than a wide table's columns). */
 const MAX_SPAN = 30;
-/** How many rows: `rowspan="0"` (to the end of its rows) counts as one, as the rows are not counted ahead. */
 const MAX_ROW_SPAN = 10_000;
 
 const isTableCell = (cell: Element): cell is HTMLTableCellElement => cell.localName === 'td' || cell.localName === 'th';
@@ -204,8 +203,19 @@ export function spanOf(cell: Element): number {
   return within(isTableCell(cell) ? cell.colSpan : Number(cell.getAttribute('aria-colspan')), MAX_SPAN);
 }
 
+/** How many rows a cell spans; `rowspan="0"` spans the rest of its table section (a day's cell over all its talks). */
 export function rowSpanOf(cell: Element): number {
-  return within(isTableCell(cell) ? cell.rowSpan : Number(cell.getAttribute('aria-rowspan')), MAX_ROW_SPAN);
+  if (!isTableCell(cell)) return within(Number(cell.getAttribute('aria-rowspan')), MAX_ROW_SPAN);
+  return within(cell.rowSpan === 0 ? rowsLeftInSection(cell) : cell.rowSpan, MAX_ROW_SPAN);
+}
+
+function rowsLeftInSection(cell: HTMLTableCellElement): number {
+  const row = cell.parentElement;
+  const section = row?.parentElement;
+  if (row?.localName !== 'tr' || !section) return 1;
+  // A row is in a thead, tbody or tfoot, or (built by script) right in its table.
+  const { rows } = section as HTMLTableSectionElement | HTMLTableElement;
+  return rows.length - (row as HTMLTableRowElement).sectionRowIndex;
 }
 
 function within(span: number, max: number): number {
