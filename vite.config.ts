@@ -1,5 +1,5 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -38,6 +38,20 @@ function keepOnDemandScriptsPrivate(outDir: string): Plugin {
   };
 }
 
+/**
+ * pdf.js's character maps (src/pdf/read-pdf.ts reads them from `/pdfjs/cmaps/`): without them the
+ * text of a PDF in a CJK font cannot be read. Fetched by pdf.js only for such fonts.
+ */
+function shipPdfCharacterMaps(): Plugin {
+  const folder = resolve(import.meta.dirname, 'node_modules/pdfjs-dist/cmaps');
+  return {
+    name: 'jawad:ship-pdf-character-maps',
+    generateBundle() {
+      for (const name of readdirSync(folder)) this.emitFile({ type: 'asset', fileName: `pdfjs/cmaps/${name}`, source: readFileSync(resolve(folder, name)) });
+    },
+  };
+}
+
 /** `vite build --mode chrome|firefox`: one source, one output folder per browser. */
 export default defineConfig(({ mode }) => {
   if (mode !== 'chrome' && mode !== 'firefox') throw new Error(`Build with --mode chrome or --mode firefox (got "${mode}")`);
@@ -45,7 +59,7 @@ export default defineConfig(({ mode }) => {
   // JAWAD_DIST lets parallel work build into its own folder without clobbering dist/.
   const outDir = `${process.env.JAWAD_DIST ?? 'dist'}/${target}`;
   return {
-    plugins: [crx({ manifest: manifestFor(target), browser: target }), keepOnDemandScriptsPrivate(resolve(import.meta.dirname, outDir))],
+    plugins: [crx({ manifest: manifestFor(target), browser: target }), keepOnDemandScriptsPrivate(resolve(import.meta.dirname, outDir)), shipPdfCharacterMaps()],
     build: {
       outDir,
       emptyOutDir: true,
@@ -60,6 +74,8 @@ export default defineConfig(({ mode }) => {
           grantMic: resolve(import.meta.dirname, 'src/grant-mic/index.html'),
           // The bridge popup (seed 004): reachable from the toolbar button's menu and the Bridge view.
           popup: resolve(import.meta.dirname, 'src/popup/index.html'),
+          // Chromium reads PDFs in an offscreen document; Firefox's background page reads them itself.
+          ...(target === 'chrome' ? { offscreen: resolve(import.meta.dirname, 'src/offscreen/index.html') } : {}),
         },
       },
     },

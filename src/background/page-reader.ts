@@ -1,11 +1,47 @@
-import { childRequestId, PageContent } from '../protocol';
-import { askPageScript, contextTab, READER } from './page-scripts';
+import browser from 'webextension-polyfill';
+import { readPdf } from '../platform';
+import { CAPS, childRequestId, clipText, JawadError, PageContent } from '../protocol';
+import { askPageScript, contextTab, READER, type TargetTab } from './page-scripts';
 
 /**
  * Reads the main content of a tab as markdown (Readability + Turndown, injected now): `tabId`, the
- * tab a step was bound to, or else the window's active tab.
+ * tab a step was bound to, or else the window's active tab. A PDF the browser shows is read as text.
  */
 export async function readActivePage(requestId: string, windowId?: number, maxChars = 60_000, tabId?: number): Promise<PageContent> {
+  const tab = await contextTab({ ...(tabId === undefined ? {} : { tabId }), ...(windowId === undefined ? {} : { windowId }) });
+  const pdf = await pdfShownIn(tab, maxChars);
+  if (pdf) return pdf;
   const request = { type: 'READ_PAGE' as const, requestId: childRequestId(requestId, 'read'), payload: { maxChars } };
-  return askPageScript(await contextTab({ ...(tabId === undefined ? {} : { tabId }), ...(windowId === undefined ? {} : { windowId }) }), READER, request, PageContent);
+  return askPageScript(tab, READER, request, PageContent);
+}
+
+const FETCHABLE_URL = /^https?:/i;
+/** A PDF made for one download (a link that expires, the answer to a form sent) is not there a second time. */
+const NOT_FETCHED_AGAIN = 'This tab shows a PDF that Jawad could not download again from its address to read it (the link may have expired, or the PDF was the answer to a form). Open its link again, then ask again.';
+
+/**
+ * The PDF the tab shows, read as text. Chromium's viewer sits in a document of type
+ * application/pdf; Firefox's is a page no extension may script at all, so a web address Jawad may
+ * not script is asked again, and read if what comes back is a PDF.
+ */
+async function pdfShownIn(tab: TargetTab, maxChars: number): Promise<PageContent | undefined> {
+  if (!FETCHABLE_URL.test(tab.url)) return undefined;
+  const type = await documentTypeOf(tab);
+  if (type !== undefined && type !== 'application/pdf') return undefined;
+  const answer = await readPdf({ type: 'READ_PDF', url: tab.url, maxChars });
+  if ('error' in answer) throw new JawadError('PAGE_UNREADABLE', answer.error);
+  if (!answer.pdf && type === 'application/pdf') throw new JawadError('PAGE_UNREADABLE', NOT_FETCHED_AGAIN);
+  if (!answer.pdf) return undefined;
+  const { title, markdown, truncated, pages, lang } = answer.pdf;
+  return { title: clipText(title, CAPS.title), url: clipText(tab.url, CAPS.url), markdown, truncated, product: null, interactiveElements: [], pdfPages: pages, ...(lang ? { lang } : {}) };
+}
+
+/** The type of the document the tab shows; undefined where no extension may run a script. */
+async function documentTypeOf(tab: TargetTab): Promise<string | undefined> {
+  try {
+    const [probe] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: () => document.contentType, injectImmediately: true });
+    return typeof probe?.result === 'string' ? probe.result : undefined;
+  } catch {
+    return undefined;
+  }
 }

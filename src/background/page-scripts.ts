@@ -160,7 +160,7 @@ function inPageWorld(target: { tabId: number; frameIds: number[] }, { install, a
 /** What Chromium's executeScript says of a tab showing its error page (Firefox says only that it lacks the permission). */
 const SHOWS_ERROR_PAGE = /showing error page/i;
 const ERROR_PAGE = 'This tab shows the browser’s error page: its page could not be loaded (no server answered, or no site has that name). Open it again, or another address.';
-const PROTECTED_PAGE = 'The browser does not let extensions read this page: a protected page (a store page, a built-in page), or the browser’s own error page for an address that could not be loaded.';
+const PROTECTED_PAGE = 'The browser does not let extensions read this page: a protected page (a store page, a built-in page), the browser’s own error page for an address that could not be loaded, or its PDF viewer (read_page reads a PDF’s text).';
 
 const tabClosed = () => new JawadError('NOT_FOUND', 'The tab this step was judged in has been closed: the step was not run.');
 /** What executeScript says of a closed tab — Chromium: "No tab with id: 12."; Firefox: "Invalid tab ID: 12". (sendMessage says only that nothing received it.) */

@@ -4,6 +4,7 @@
  */
 import * as chromium from './make-chromium-happy';
 import * as firefox from './make-firefox-happy';
+import type { ReadPdfAnswer, ReadPdfRequest } from '../protocol/pdf';
 
 export const BROWSER: 'chromium' | 'firefox' = import.meta.env.MODE === 'firefox' ? 'firefox' : 'chromium';
 
@@ -35,3 +36,8 @@ export const REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS = BROWSER === 'firefox' ? fir
 export const PAGE_LOAD_REPORT_LAG_MS = BROWSER === 'firefox' ? firefox.PAGE_LOAD_REPORT_LAG_MS : chromium.PAGE_LOAD_REPORT_LAG_MS;
 
 export { keepBackgroundAlive, onKeepAlive } from './keep-alive';
+
+/** Reads the PDF at an address as text (src/pdf/read-pdf.ts), where this browser can load pdf.js. */
+export function readPdf(request: ReadPdfRequest): Promise<ReadPdfAnswer> {
+  return BROWSER === 'firefox' ? firefox.readPdf(request) : chromium.readPdf(request);
+}

@@ -1,5 +1,6 @@
 /** Firefox-only behaviour: the sidebar is `sidebarAction`. */
 import browser from 'webextension-polyfill';
+import type { ReadPdfAnswer, ReadPdfRequest } from '../protocol/pdf';
 
 /** The toolbar button toggles the sidebar (the shortcut is `_execute_sidebar_action`). */
 export function setUpPanelOpening(): void {
@@ -33,3 +34,9 @@ export const REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS = 120;
  * start and the failure came 80 ms after the tab showed the error page.
  */
 export const PAGE_LOAD_REPORT_LAG_MS = 300;
+
+/** Firefox's background is a page: it loads pdf.js when a PDF is first read, and reads it there. */
+export async function readPdf(request: ReadPdfRequest): Promise<ReadPdfAnswer> {
+  const reader = await import('../pdf/read-pdf');
+  return reader.readPdf(request);
+}

@@ -13,3 +13,4 @@ export * from './secret-fields';
 export * from './workflow';
 export * from './wait';
 export * from './result-notes';
+export * from './pdf';

@@ -389,6 +389,8 @@ export const PageContent = z.object({
   /** Everything a user can act on, with the refs the action tools take (same as the snapshot's). */
   interactiveElements: z._default(z.array(SnapshotRef), []),
   lateDialogs: LateDialogs,
+  /** The tab shows a PDF in the browser's viewer: its number of pages (the markdown is its text). */
+  pdfPages: z.optional(z.int()),
 });
 export type PageContent = z.infer<typeof PageContent>;
 

@@ -1,11 +1,14 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures');
 const MODULES = resolve(import.meta.dirname, '../../node_modules');
+/** Where tests put files they make as they run, served under /made/. */
+export const MADE_BY_TESTS = join(tmpdir(), 'jawad-fixtures-made');
 /** Real framework builds for the React and Vue fixture apps, straight from node_modules (no network, no build step). */
 const VENDOR: Record<string, string> = {
   '/vendor/react.js': join(MODULES, 'react/umd/react.production.min.js'),
@@ -40,8 +43,12 @@ const VENDOR_TREES: Record<string, string> = {
   '/vendor/ace/': join(MODULES, 'ace-builds/src-min-noconflict/'),
   // Monaco (monaco-editor from npm, VS Code's editor): its AMD build, the loader and the modules it loads.
   '/vendor/monaco/': join(MODULES, 'monaco-editor/min/'),
+  // Debian's documentation (the tests that serve a file of it install its package): real PDFs.
+  '/debian-docs/': '/usr/share/doc/',
+  // Files a test makes with a real tool as it runs (a PDF locked by qpdf).
+  '/made/': `${MADE_BY_TESTS}/`,
 };
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif', '.json': 'application/json' };
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif', '.json': 'application/json', '.pdf': 'application/pdf' };
 
 /** Captures of real sites (test/fixtures/real-sites/SOURCES.md), stored gzipped. */
 const CAPTURES = join(FIXTURES, 'real-sites');
@@ -93,6 +100,11 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
     if (path.startsWith('/slow/')) {
       setTimeout(() => serveFile(path.slice('/slow'.length), response), Math.min(Number(url.searchParams.get('ms')) || 0, 10_000));
       return;
+    }
+    // A download link that works once: /once/<file> answers 410 Gone after its first request.
+    if (path.startsWith('/once/')) {
+      if (hits.filter((hit) => hit === path).length > 1) return void response.writeHead(410, { 'Content-Type': 'text/plain' }).end('gone');
+      return serveFile(path.slice('/once'.length), response);
     }
     serveFile(path, response);
   });

@@ -8,7 +8,7 @@ import { defineTool } from './tool';
 export const readPage = defineTool({
   name: 'read_page',
   description:
-    'Read the visible main content of the current tab as markdown, with its title, URL, product facts on shop pages, and interactiveElements: everything a user can act on, with the same refs the snapshot tool gives (act on them with click, fill, …).',
+    'Read the visible main content of the current tab as markdown, with its title, URL, product facts on shop pages, and interactiveElements: everything a user can act on, with the same refs the snapshot tool gives (act on them with click, fill, …). A PDF the tab shows is read as its text, page by page (pdfPages: how many).',
   params: z.object({
     maxChars: z._default(z.int().check(z.minimum(200), z.maximum(200_000)), 20_000),
   }),
@@ -20,10 +20,16 @@ export const readPage = defineTool({
     const { lateDialogs } = await tabAfterLastAction(context);
     // The reader writes the markdown, the page agent lists the refs (its registry is the one the
     // actions resolve refs in): both at once, so the call costs the slower of the two.
-    const [content, outline] = await Promise.all([
-      readActivePage(context.requestId, context.windowId, maxChars, context.tabId),
-      snapshot.run(snapshot.params.parse({}), context),
-    ]);
-    return { ...content, interactiveElements: PageSnapshot.parse(outline).refs, ...(lateDialogs.length > 0 ? { lateDialogs } : {}) };
+    const outline = snapshot.run(snapshot.params.parse({}), context).then(
+      (taken) => ({ taken }),
+      (error: unknown) => ({ error }),
+    );
+    const content = await readActivePage(context.requestId, context.windowId, maxChars, context.tabId);
+    const late = lateDialogs.length > 0 ? { lateDialogs } : {};
+    // A PDF in the browser's viewer has nothing to act on (and Firefox's lets no script list it).
+    if (content.pdfPages !== undefined) return { ...content, ...late };
+    const snapshotted = await outline;
+    if ('error' in snapshotted) throw snapshotted.error;
+    return { ...content, interactiveElements: PageSnapshot.parse(snapshotted.taken).refs, ...late };
   },
 });

@@ -782,8 +782,14 @@ function awaitingItsPage(doc: Document): boolean {
   return Boolean(src) && src !== 'about:blank';
 }
 
+/** Chromium's PDF viewer sits in a document of this type, its pages drawn where no script of a page reaches. */
+const PDF_NOTE = '- note: this tab shows a PDF in the browser’s viewer: nothing in it can be clicked or filled here; read_page reads its text';
+
 export function takeSnapshot(doc: Document, refs: RefRegistry, options: SnapshotOptions): PageSnapshot {
   if (awaitingItsPage(doc)) throw new JawadError('PAGE_UNREADABLE', 'This frame has not loaded its page yet.');
+  if (doc.contentType === 'application/pdf') {
+    return { url: clipText(doc.location?.href ?? '', CAPS.url), title: clipText(doc.title, CAPS.title), text: PDF_NOTE, refs: [], elementCount: 0, partial: false };
+  }
   const walk: Walk = {
     refs,
     options,
