@@ -61,5 +61,12 @@ export function wrapPageContent(page: PageContent, marker = randomMarker()): str
     // Boxes the page showed since the previous step (a page that step opened, as it loaded): their words are the page's.
     ...dialogNotes({ lateDialogs: page.lateDialogs }).map(neutraliseMarkers),
   ].filter(Boolean);
-  return [`<<<UNTRUSTED_PAGE_CONTENT ${marker}>>>`, ...heading, '', neutraliseMarkers(page.markdown), `<<<END_UNTRUSTED_PAGE_CONTENT ${marker}>>>`].join('\n');
+  return [`<<<UNTRUSTED_PAGE_CONTENT ${marker}>>>`, ...heading, ...selectionBlock(page), '', neutraliseMarkers(page.markdown), `<<<END_UNTRUSTED_PAGE_CONTENT ${marker}>>>`].join('\n');
+}
+
+/** The passage the user selected, quoted above the page: what "this" in their question may mean. */
+function selectionBlock(page: PageContent): string[] {
+  if (!page.selection) return [];
+  const quoted = page.selection.split('\n').map((line) => `> ${line}`.trimEnd());
+  return ['', 'The user has selected this passage on the page:', ...quoted.map(neutraliseMarkers)];
 }

@@ -89,6 +89,55 @@ function mainContent(doc: Document, tree: VisibleTree | undefined): { title: str
   }
 }
 
+/** The most of a selection that reaches the model (a selected page is read as the page already). */
+const SELECTION_MAX = 10_000;
+
+/**
+ * What the user has selected on the page, as far as it shows: a page's script can select text no
+ * one sees, which must no more reach the model than the rest of such text. A selection inside a
+ * form field is not the document's (its ranges stop at the field) and stays out, secrets with it.
+ */
+export function visibleSelection(doc: Document, tree: VisibleTree): string {
+  const selection = doc.getSelection();
+  if (!selection || selection.isCollapsed) return '';
+  const parts: string[] = [];
+  for (let index = 0; index < selection.rangeCount; index++) parts.push(visibleTextIn(tree, selection.getRangeAt(index)));
+  const text = parts.join('\n').replace(/[ \t\f\r]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return clipText(text, SELECTION_MAX);
+}
+
+/** The text of a range a person sees: as visibleText reads a subtree, cut at the range's ends. */
+function visibleTextIn(tree: VisibleTree, range: Range): string {
+  const top = range.commonAncestorContainer;
+  const holder = top.nodeType === Node.ELEMENT_NODE ? (top as Element) : top.parentElement;
+  if (!holder || !tree.root.contains(holder) || tree.hides(holder)) return '';
+  let out = '';
+  const stack: Array<Node | 'end of block'> = [top];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node === 'end of block') out += '\n';
+    else if (!range.intersectsNode(node)) continue;
+    else if (node.nodeType === Node.TEXT_NODE) {
+      const text = node as Text;
+      if (tree.mutes(text)) continue;
+      const start = text === range.startContainer ? range.startOffset : 0;
+      const end = text === range.endContainer ? range.endOffset : text.data.length;
+      out += text.data.slice(start, end).replace(/\s+/g, ' ');
+    } else if (node.nodeType === Node.ELEMENT_NODE && !tree.isHidden(node as Element)) {
+      const element = node as Element;
+      if (element.localName === 'br') out += '\n';
+      if (tree.isBlock(element)) {
+        out += '\n';
+        stack.push('end of block');
+      }
+      for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
+    }
+  }
+  return out;
+}
+
+const withSelection = (selection: string | undefined) => (selection ? { selection } : {});
+
 /**
  * The page's text and facts. Its refs (interactiveElements) come from the page agent, whose
  * registry the actions resolve refs in: the read_page tool asks both and combines the answers.
@@ -107,5 +156,6 @@ export function extractPage(doc: Document, maxChars: number): Omit<PageContent, 
     truncated,
     ...(doc.documentElement.lang ? { lang: doc.documentElement.lang.slice(0, 35) } : {}),
     product,
+    ...withSelection(tree && visibleSelection(doc, tree)),
   };
 }

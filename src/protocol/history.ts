@@ -151,7 +151,7 @@ const ArchivedMessage = z.object({
   requestId: z.string().check(z.maxLength(1_000)),
   usage: z.optional(z.object({ inputTokens: z.int().check(z.nonnegative()), outputTokens: z.int().check(z.nonnegative()) })),
   error: z.optional(ErrorPayload),
-  page: z.optional(z.object({ title: z.string().check(z.maxLength(2_000)), url: z.string().check(z.maxLength(8_000)) })),
+  page: z.optional(z.object({ title: z.string().check(z.maxLength(2_000)), url: z.string().check(z.maxLength(8_000)), selection: z.optional(z.string().check(z.maxLength(2_000))) })),
   model: z.optional(z.string().check(z.maxLength(500))),
   pageContext: z.optional(z.string().check(z.maxLength(2_000_000))),
   prompt: z.optional(z.string().check(z.maxLength(2_000_000))),

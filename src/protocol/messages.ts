@@ -39,7 +39,12 @@ export type Usage = z.infer<typeof Usage>;
 export const MessageStatus = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
-export const PageRef = z.object({ title: z.string(), url: z.string() });
+export const PageRef = z.object({
+  title: z.string(),
+  url: z.string(),
+  /** The start of what the user had selected on it, shown on the message's page chip. */
+  selection: z.optional(z.string()),
+});
 export type PageRef = z.infer<typeof PageRef>;
 
 export const StoredMessage = z.object({
@@ -389,6 +394,8 @@ export const PageContent = z.object({
   /** Everything a user can act on, with the refs the action tools take (same as the snapshot's). */
   interactiveElements: z._default(z.array(SnapshotRef), []),
   lateDialogs: LateDialogs,
+  /** What the user has selected on the page, as far as it shows: what "this" in their question may mean. */
+  selection: z.optional(z.string().check(z.maxLength(10_000))),
   /** The tab shows a PDF in the browser's viewer: its number of pages (the markdown is its text). */
   pdfPages: z.optional(z.int()),
 });

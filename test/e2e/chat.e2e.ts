@@ -123,6 +123,43 @@ for (const browserName of browsersUnderTest()) {
       }
     });
 
+    it('quotes the passage the user selected along with the page, only as far as it shows, and names it on the page chip', async () => {
+      const page = await suite.jawad.openTab(`${suite.fixtures.url}/article.html`);
+      // Selected from the lagoons paragraph to the end of the article, over the page's hidden lines.
+      await page.evaluate(() => {
+        const paragraphs = Array.from(document.querySelectorAll('article p'));
+        const range = document.createRange();
+        range.setStartBefore(paragraphs.find((p) => p.textContent!.startsWith('Smaller tidal lagoons'))!);
+        range.setEndAfter(paragraphs.at(-1)!);
+        getSelection()!.removeAllRanges();
+        getSelection()!.addRange(range);
+      });
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['Lagoons disturb less but cost more.'] });
+      await suite.jawad.sidebar.click('.composer label.attach input');
+      try {
+        await sendMessage(suite.jawad.sidebar, 'What does this mean?');
+        expect((await waitForAnswer(suite.jawad.sidebar)).text).toBe('Lagoons disturb less but cost more.');
+      } finally {
+        await suite.jawad.sidebar.click('.composer label.attach input');
+      }
+      const body = suite.provider.requests.at(-1)!.json as { messages: Array<{ role: string; content: string }> };
+      const prompt = body.messages.at(-1)!.content;
+      const quoted = [
+        'The user has selected this passage on the page:',
+        '> Smaller tidal lagoons, walled off from part of the shore, promise less disruption, but cost more per unit of electricity produced.',
+        '>',
+        '> Whichever design is chosen, the estuary\'s tides will keep rising and falling twice a day, as they have for millennia.',
+        '',
+      ].join('\n');
+      // Right under the page's title and address, inside the untrusted-content markers, and nothing hidden in it.
+      expect(prompt).toMatch(/<<<UNTRUSTED_PAGE_CONTENT [0-9a-f]{16}>>>\nTitle: .*\nURL: .*\n\nThe user has selected/);
+      expect(prompt).toContain(quoted);
+      expect(prompt).not.toContain('HIDDEN-');
+      const chips = await suite.jawad.sidebar.eval((win) => Array.from(win.document.querySelectorAll('article.message.user .page-chip'), (chip) => chip.textContent), null);
+      expect(chips.at(-1)).toContain(' · “Smaller tidal lagoons, walled off from part of the shore, promise less disrupti…”');
+      await page.evaluate(() => getSelection()!.removeAllRanges());
+    });
+
     it('shows suite.provider failures as readable errors and keeps the conversation going', async () => {
       const before = (await messages(suite.jawad.sidebar)).length;
       const cases: Array<{ reply: Parameters<ProviderServer['enqueue']>[0][]; expected: RegExp; question: string }> = [

@@ -1,10 +1,13 @@
 import {
   childRequestId,
+  clipText,
   JawadError,
+  oneLine,
   toErrorPayload,
   type BackgroundEvent,
   type Conversation,
   type PageContent,
+  type PageRef,
   type ProviderSettings,
   type SidebarRequestOf,
   type Usage,
@@ -168,7 +171,7 @@ export class ChatService {
       status: 'complete',
       createdAt: this.now(),
       requestId: chain,
-      ...(turn.page ? { page: { title: turn.page.title, url: turn.page.url }, pageContext: wrapPageContent(turn.page) } : {}),
+      ...(turn.page ? { page: pageRefOf(turn.page), pageContext: wrapPageContent(turn.page) } : {}),
       ...(turn.prompt ? { prompt: turn.prompt } : {}),
       ...(recalled.block ? { memoryContext: recalled.block } : {}),
     };
@@ -284,4 +287,12 @@ export class ChatService {
       throw new JawadError('EXECUTION_ERROR', 'An answer is still streaming in this conversation. Stop it first.');
     }
   }
+}
+
+/** How much of the user's selection the page chip shows. */
+const SELECTION_SHOWN = 80;
+
+/** The page a message was about, as its chip shows it: title, address, and the start of the selection. */
+function pageRefOf({ title, url, selection }: PageContent): PageRef {
+  return { title, url, ...(selection ? { selection: clipText(oneLine(selection), SELECTION_SHOWN) } : {}) };
 }

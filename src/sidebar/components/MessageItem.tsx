@@ -14,6 +14,7 @@ function PageChip({ page }: { page: NonNullable<StoredMessage['page']> }) {
   return (
     <a class="page-chip" href={page.url} target="_blank" rel="noopener noreferrer" title={page.url}>
       <Icon name="page" /> {page.title || page.url}
+      {page.selection ? <span class="page-chip-selection"> · “{page.selection}”</span> : null}
     </a>
   );
 }
