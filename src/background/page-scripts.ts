@@ -11,6 +11,8 @@ import { DIALOG_CHANNEL, JawadError, parseContentReply, validationDetails, type 
 
 const ANSWER_TIMEOUT_MS = 15_000;
 const SCRIPTABLE_URL = /^(https?|file):/i;
+/** `chrome://`, `about:`: how the model is told which kind of page it met. */
+const BROWSER_PAGE_SCHEME = /^[a-z][\w+.-]*:(\/\/)?/i;
 
 export interface TargetTab {
   id: number;
@@ -55,6 +57,8 @@ const isBlank = (url: string | undefined) => !url || url === 'about:blank';
 async function withAddress(tab: Tabs.Tab): Promise<Tabs.Tab> {
   const { id } = tab;
   if (id === undefined || tab.openerTabId === undefined || !isBlank(tab.url)) return tab;
+  // A page wrote into it (a print view, a report): that is its page.
+  if (await hasWrittenPage(id)) return tab;
   let listener: ((tabId: number, change: Tabs.OnUpdatedChangeInfoType) => void) | undefined;
   const addressed = new Promise<void>((resolve) => {
     listener = (tabId, change) => {
@@ -74,6 +78,22 @@ async function withAddress(tab: Tabs.Tab): Promise<Tabs.Tab> {
     browser.tabs.onUpdated.removeListener(listener!);
   }
 }
+
+/**
+ * A blank tab's document holds a page its opener wrote into it (`window.open()` then
+ * `document.write`: a print view, a receipt). Such a document has its opener's origin, and both
+ * browsers let an extension that may read that origin read it.
+ */
+async function hasWrittenPage(tabId: number): Promise<boolean> {
+  const probe = browser.scripting
+    .executeScript({ target: { tabId }, func: () => Boolean(document.body && (document.body.childElementCount > 0 || /\S/.test(document.body.textContent ?? ''))), injectImmediately: true })
+    .then(([answer]) => answer?.result === true, () => false);
+  // Chromium never runs a script in a tab's first blank document, which nothing has written into.
+  return withTimeout(probe, WRITTEN_PAGE_PROBE_MS, '').catch(() => false);
+}
+
+/** How long a blank tab's document has to say whether a page was written into it. */
+const WRITTEN_PAGE_PROBE_MS = 1_000;
 
 /**
  * The tab a tool acts on: the one its step was judged in (bound by the step gate), else the active
@@ -126,9 +146,10 @@ export const DIALOG_SHIM_AS_PAGES_OPEN = dialogOpeningFile;
  * parse the whole script again. Resolves with the frames it runs in.
  */
 export async function injectPageScript(tab: TargetTab, script: PageScript, where: Injection = {}): Promise<number[]> {
-  if (tab.url === 'about:blank') throw new JawadError('PAGE_UNREADABLE', 'This tab is blank (about:blank): there is no page in it to read. Open a web page in it, or switch to the tab you meant.');
-  if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
-    throw new JawadError('PAGE_UNREADABLE', `Jawad can’t read browser pages such as ${tab.url.split('/')[0]}// — open a web page and try again.`);
+  if (tab.url === 'about:blank') {
+    if (!(await hasWrittenPage(tab.id))) throw new JawadError('PAGE_UNREADABLE', 'This tab is blank (about:blank): there is no page in it to read. Open a web page in it, or switch to the tab you meant.');
+  } else if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
+    throw new JawadError('PAGE_UNREADABLE', `Jawad can’t read browser pages such as ${BROWSER_PAGE_SCHEME.exec(tab.url)?.[0] ?? tab.url} — open a web page and try again.`);
   }
   try {
     const target = { tabId: tab.id, ...(where.allFrames ? { allFrames: true } : {}), ...(where.frameIds ? { frameIds: where.frameIds } : {}) };

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderServer } from '../support/provider-server';
 import { browsersUnderTest } from './support/extension-browser';
 import { backToChat, useReadyJawad, markAnswersSeen, messages, openView, sendMessage, waitForAnswer } from './support/flows';
+import { runTool } from './support/run-tool';
 
 for (const browserName of browsersUnderTest()) {
   describe(`chat in ${browserName}`, () => {
@@ -158,6 +159,26 @@ for (const browserName of browsersUnderTest()) {
       const chips = await suite.jawad.sidebar.eval((win) => Array.from(win.document.querySelectorAll('article.message.user .page-chip'), (chip) => chip.textContent), null);
       expect(chips.at(-1)).toContain(' · “Smaller tidal lagoons, walled off from part of the shore, promise less disrupti…”');
       await page.evaluate(() => getSelection()!.removeAllRanges());
+    });
+
+    it('summarizes a page its opener wrote into a new blank tab (a printable receipt), and still says a tab left blank is blank', async () => {
+      const shop = await suite.jawad.openTab(`${suite.fixtures.url}/plain.html`);
+      await shop.evaluate(() => {
+        const receipt = window.open('', '_blank')!;
+        receipt.document.write('<title>Receipt 1042</title><h1>Receipt 1042</h1><p>Two tide tables: 18.00 EUR. Paid by card.</p>');
+        receipt.document.close();
+      });
+      suite.provider.enqueue({ kind: 'openai-stream', chunks: ['A receipt for two tide tables.'] });
+      await markAnswersSeen(suite.jawad.sidebar);
+      await suite.jawad.sidebar.click('.composer button', 'Summarize page');
+      expect((await waitForAnswer(suite.jawad.sidebar)).text).toBe('A receipt for two tide tables.');
+      const body = suite.provider.requests.at(-1)!.json as { messages: Array<{ role: string; content: string }> };
+      expect(body.messages.at(-1)!.content).toMatch(/Title: Receipt 1042\n[\s\S]*Two tide tables: 18\.00 EUR\. Paid by card\./);
+
+      // A new tab the user opened and left blank.
+      await suite.jawad.host.evaluate(() => browser.tabs.create({ url: 'about:blank' }));
+      const blank = await runTool(suite.jawad, 'read_page');
+      expect(blank.error).toMatchObject({ code: 'PAGE_UNREADABLE', message: expect.stringMatching(/^This tab is blank \(about:blank\)/) });
     });
 
     it('shows suite.provider failures as readable errors and keeps the conversation going', async () => {
