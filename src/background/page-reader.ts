@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
 import { readPdf } from '../platform';
-import { CAPS, childRequestId, clipText, JawadError, PageContent } from '../protocol';
+import { CAPS, childRequestId, clipText, JawadError, NO_READABLE_TEXT, PageContent } from '../protocol';
 import { askPageScript, contextTab, READER, type TargetTab } from './page-scripts';
 
 /**
@@ -9,10 +9,19 @@ import { askPageScript, contextTab, READER, type TargetTab } from './page-script
  */
 export async function readActivePage(requestId: string, windowId?: number, maxChars = 60_000, tabId?: number): Promise<PageContent> {
   const tab = await contextTab({ ...(tabId === undefined ? {} : { tabId }), ...(windowId === undefined ? {} : { windowId }) });
-  const pdf = await pdfShownIn(tab, maxChars);
-  if (pdf) return pdf;
   const request = { type: 'READ_PAGE' as const, requestId: childRequestId(requestId, 'read'), payload: { maxChars } };
-  return askPageScript(tab, READER, request, PageContent);
+  let page: PageContent;
+  try {
+    page = await askPageScript(tab, READER, request, PageContent);
+  } catch (error) {
+    // Firefox's PDF viewer is a page no extension may script: a web address that refuses the reader is asked again.
+    const pdf = error instanceof JawadError && error.code === 'PAGE_UNREADABLE' ? await pdfShownIn(tab, maxChars, undefined) : undefined;
+    if (pdf) return pdf;
+    throw error;
+  }
+  // Chromium's viewer sits in a document of type application/pdf that shows no text of its own.
+  if (page.markdown !== NO_READABLE_TEXT) return page;
+  return (await pdfShownIn(tab, maxChars, await documentTypeOf(tab))) ?? page;
 }
 
 const FETCHABLE_URL = /^https?:/i;
@@ -20,14 +29,11 @@ const FETCHABLE_URL = /^https?:/i;
 const NOT_FETCHED_AGAIN = 'This tab shows a PDF that Jawad could not download again from its address to read it (the link may have expired, or the PDF was the answer to a form). Open its link again, then ask again.';
 
 /**
- * The PDF the tab shows, read as text. Chromium's viewer sits in a document of type
- * application/pdf; Firefox's is a page no extension may script at all, so a web address Jawad may
- * not script is asked again, and read if what comes back is a PDF.
+ * The PDF the tab shows, read as text: downloaded again from its address, and read if what comes
+ * back is a PDF. `type`: the document's type where a script could read it (undefined where none may).
  */
-async function pdfShownIn(tab: TargetTab, maxChars: number): Promise<PageContent | undefined> {
-  if (!FETCHABLE_URL.test(tab.url)) return undefined;
-  const type = await documentTypeOf(tab);
-  if (type !== undefined && type !== 'application/pdf') return undefined;
+async function pdfShownIn(tab: TargetTab, maxChars: number, type: string | undefined): Promise<PageContent | undefined> {
+  if (!FETCHABLE_URL.test(tab.url) || (type !== undefined && type !== 'application/pdf')) return undefined;
   const answer = await readPdf({ type: 'READ_PDF', url: tab.url, maxChars });
   if ('error' in answer) throw new JawadError('PAGE_UNREADABLE', answer.error);
   if (!answer.pdf && type === 'application/pdf') throw new JawadError('PAGE_UNREADABLE', NOT_FETCHED_AGAIN);

@@ -6,13 +6,11 @@
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { CAPS, clipText } from '../protocol/caps';
-import type { PageContent } from '../protocol/messages';
+import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
 import { pruneCopy, VisibleTree } from './visibility';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
-/** Said instead of the page's text when nothing on it is visible as text. */
-export const NO_READABLE_TEXT = '(This page has no readable text: nothing on it shows as text.)';
 
 /**
  * Clones the document and removes from the clone everything that is not visible in the page

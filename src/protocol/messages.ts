@@ -382,6 +382,9 @@ export const SnapshotRef = z.object({
 });
 export type SnapshotRef = z.infer<typeof SnapshotRef>;
 
+/** Said instead of the page's text when nothing on it is visible as text. */
+export const NO_READABLE_TEXT = '(This page has no readable text: nothing on it shows as text.)';
+
 export const PageContent = z.object({
   title: Capped(CAPS.title),
   url: Capped(CAPS.url),
