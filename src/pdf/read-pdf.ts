@@ -1,7 +1,7 @@
 /**
  * Reads the PDF at an address as text with Mozilla's pdf.js, in an extension document (Firefox's
  * background page, Chromium's offscreen document): the browser's own PDF viewer lets no extension
- * read the document it shows, so Jawad fetches it again (from the cache, most often) and reads it.
+ * read the document it shows, so Jawad downloads it again from its address and reads it.
  */
 import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
 import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api';
@@ -14,10 +14,9 @@ GlobalWorkerOptions.workerSrc = workerUrl;
 /** Where the build puts pdf.js's character maps (vite.config.ts): the text of CJK fonts needs them. */
 const CMAPS = '/pdfjs/cmaps/';
 /** A PDF larger than this is not downloaded a second time to be read. */
-export const MAX_PDF_BYTES = 50 * 1024 * 1024;
+const MAX_PDF_BYTES = 50 * 1024 * 1024;
 /** How long the address has to answer. */
 const FETCH_TIMEOUT_MS = 10_000;
-
 
 /** The reason a PDF could not be read, in words for the model and the user. */
 class PdfError extends Error {}
@@ -28,7 +27,7 @@ const isPdfStart = (bytes: Uint8Array) => bytes.length >= 5 && String.fromCharCo
  * The bytes at the address if they are a PDF; undefined if the address answers something else (a
  * page the browser would not let an extension read for another reason).
  */
-export async function fetchPdf(url: string): Promise<Uint8Array | undefined> {
+async function fetchPdf(url: string): Promise<Uint8Array | undefined> {
   let response: Response;
   try {
     response = await fetch(url, { credentials: 'include', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
@@ -53,7 +52,7 @@ export async function fetchPdf(url: string): Promise<Uint8Array | undefined> {
 const isTextItem = (item: TextItem | TextMarkedContent): item is TextItem => 'str' in item;
 
 /** The document's text, page by page, up to `maxChars`. */
-export async function pdfText(data: Uint8Array, name: string, maxChars: number): Promise<PdfDocument> {
+async function pdfText(data: Uint8Array, name: string, maxChars: number): Promise<PdfDocument> {
   // No eval (the extension's pages forbid it) and no fonts loaded: only the text is read.
   const task = getDocument({ data, isEvalSupported: false, disableFontFace: true, cMapUrl: CMAPS, cMapPacked: true });
   try {
