@@ -8,7 +8,7 @@ import TurndownService from 'turndown';
 import { CAPS, clipText } from '../protocol/caps';
 import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
-import { pruneCopy, VisibleTree } from './visibility';
+import { pruneCopy, visibleText, VisibleTree } from './visibility';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
 
@@ -99,39 +99,14 @@ export function visibleSelection(doc: Document, tree: VisibleTree): string {
   const selection = doc.getSelection();
   if (!selection || selection.isCollapsed) return '';
   const parts: string[] = [];
-  for (let index = 0; index < selection.rangeCount; index++) parts.push(visibleTextIn(tree, selection.getRangeAt(index)));
-  const text = parts.join('\n').replace(/[ \t\f\r]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim();
-  return clipText(text, SELECTION_MAX);
-}
-
-/** The text of a range a person sees: as visibleText reads a subtree, cut at the range's ends. */
-function visibleTextIn(tree: VisibleTree, range: Range): string {
-  const top = range.commonAncestorContainer;
-  const holder = top.nodeType === Node.ELEMENT_NODE ? (top as Element) : top.parentElement;
-  if (!holder || !tree.root.contains(holder) || tree.hides(holder)) return '';
-  let out = '';
-  const stack: Array<Node | 'end of block'> = [top];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node === 'end of block') out += '\n';
-    else if (!range.intersectsNode(node)) continue;
-    else if (node.nodeType === Node.TEXT_NODE) {
-      const text = node as Text;
-      if (tree.mutes(text)) continue;
-      const start = text === range.startContainer ? range.startOffset : 0;
-      const end = text === range.endContainer ? range.endOffset : text.data.length;
-      out += text.data.slice(start, end).replace(/\s+/g, ' ');
-    } else if (node.nodeType === Node.ELEMENT_NODE && !tree.isHidden(node as Element)) {
-      const element = node as Element;
-      if (element.localName === 'br') out += '\n';
-      if (tree.isBlock(element)) {
-        out += '\n';
-        stack.push('end of block');
-      }
-      for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
-    }
+  for (let index = 0; index < selection.rangeCount; index++) {
+    const range = selection.getRangeAt(index);
+    const top = range.commonAncestorContainer;
+    const holder = top.nodeType === Node.ELEMENT_NODE ? (top as Element) : top.parentElement;
+    // The walk judges what is under the range's top; what holds it is judged here.
+    if (holder && tree.root.contains(holder) && !tree.hides(holder)) parts.push(visibleText(tree, top, range));
   }
-  return out;
+  return clipText(parts.filter(Boolean).join('\n\n'), SELECTION_MAX);
 }
 
 const withSelection = (selection: string | undefined) => (selection ? { selection } : {});

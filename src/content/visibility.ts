@@ -689,15 +689,19 @@ function tidy(text: string): string {
   return text.replace(/[ \t\f\r]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** The text of a subtree a person can see, with a line break around blocks (innerText, minus everything hidden). */
-export function visibleText(tree: VisibleTree, root: Element = tree.root): string {
+/**
+ * The text of a subtree a person can see, with a line break around blocks (innerText, minus
+ * everything hidden); `within`: only the part of it a range (a selection) holds.
+ */
+export function visibleText(tree: VisibleTree, root: Node = tree.root, within?: Range): string {
   let out = '';
   const stack: Array<Node | 'end of block'> = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node === 'end of block') out += '\n';
+    else if (within && !within.intersectsNode(node)) continue;
     else if (node.nodeType === Node.TEXT_NODE) {
-      if (!tree.mutes(node as Text)) out += (node as Text).data.replace(/\s+/g, ' ');
+      if (!tree.mutes(node as Text)) out += partWithin(node as Text, within).replace(/\s+/g, ' ');
     } else if (node.nodeType === Node.ELEMENT_NODE && !tree.isHidden(node as Element)) {
       const element = node as Element;
       if (element.localName === 'br') out += '\n';
@@ -709,6 +713,13 @@ export function visibleText(tree: VisibleTree, root: Element = tree.root): strin
     }
   }
   return tidy(out);
+}
+
+function partWithin(text: Text, range: Range | undefined): string {
+  if (!range) return text.data;
+  const start = text === range.startContainer ? range.startOffset : 0;
+  const end = text === range.endContainer ? range.endOffset : text.data.length;
+  return text.data.slice(start, end);
 }
 
 /** A text node's text as it is laid out: kept where its box keeps spaces and line breaks (`white-space: pre`, a code editor's lines), else collapsed. */
