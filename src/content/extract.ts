@@ -95,7 +95,7 @@ const SELECTION_MAX = 10_000;
  * one sees, which must no more reach the model than the rest of such text. A selection inside a
  * form field is not the document's (its ranges stop at the field) and stays out, secrets with it.
  */
-export function visibleSelection(doc: Document, tree: VisibleTree): string {
+function visibleSelection(doc: Document, tree: VisibleTree): string {
   const selection = doc.getSelection();
   if (!selection || selection.isCollapsed) return '';
   const parts: string[] = [];
