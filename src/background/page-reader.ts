@@ -1,7 +1,6 @@
-import browser from 'webextension-polyfill';
 import { readPdf } from '../platform';
 import { CAPS, childRequestId, clipText, JawadError, NO_READABLE_TEXT, PageContent } from '../protocol';
-import { askPageScript, contextTab, READER, type TargetTab } from './page-scripts';
+import { askPageScript, contextTab, READER, readInDocument, type TargetTab } from './page-scripts';
 
 /**
  * Reads the main content of a tab as markdown (Readability + Turndown, injected now): `tabId`, the
@@ -21,7 +20,7 @@ export async function readActivePage(requestId: string, windowId?: number, maxCh
   }
   // Chromium's viewer sits in a document of type application/pdf that shows no text of its own.
   if (page.markdown !== NO_READABLE_TEXT) return page;
-  return (await pdfShownIn(tab, maxChars, await documentTypeOf(tab))) ?? page;
+  return (await pdfShownIn(tab, maxChars, await readInDocument(tab.id, () => document.contentType))) ?? page;
 }
 
 const FETCHABLE_URL = /^https?:/i;
@@ -40,14 +39,4 @@ async function pdfShownIn(tab: TargetTab, maxChars: number, type: string | undef
   if (!answer.pdf) return undefined;
   const { title, markdown, truncated, pages, lang } = answer.pdf;
   return { title: clipText(title, CAPS.title), url: clipText(tab.url, CAPS.url), markdown, truncated, product: null, interactiveElements: [], pdfPages: pages, ...(lang ? { lang } : {}) };
-}
-
-/** The type of the document the tab shows; undefined where no extension may run a script. */
-async function documentTypeOf(tab: TargetTab): Promise<string | undefined> {
-  try {
-    const [probe] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: () => document.contentType, injectImmediately: true });
-    return typeof probe?.result === 'string' ? probe.result : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -85,11 +85,22 @@ async function withAddress(tab: Tabs.Tab): Promise<Tabs.Tab> {
  * browsers let an extension that may read that origin read it.
  */
 async function hasWrittenPage(tabId: number): Promise<boolean> {
-  const probe = browser.scripting
-    .executeScript({ target: { tabId }, func: () => Boolean(document.body && (document.body.childElementCount > 0 || /\S/.test(document.body.textContent ?? ''))), injectImmediately: true })
-    .then(([answer]) => answer?.result === true, () => false);
+  const probe = readInDocument(tabId, () => Boolean(document.body && (document.body.childElementCount > 0 || /\S/.test(document.body.textContent ?? ''))));
   // Chromium never runs a script in a tab's first blank document, which nothing has written into.
-  return withTimeout(probe, WRITTEN_PAGE_PROBE_MS, '').catch(() => false);
+  return withTimeout(probe, WRITTEN_PAGE_PROBE_MS, '').then((written) => written === true, () => false);
+}
+
+/**
+ * What a small self-contained script reads in a frame's document (its type, its readyState);
+ * undefined where no script of Jawad's may run, or the frame is gone.
+ */
+export async function readInDocument<T>(tabId: number, read: () => T, frameId = 0): Promise<T | undefined> {
+  try {
+    const [answer] = await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func: read, injectImmediately: true });
+    return answer?.result as T | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long a blank tab's document has to say whether a page was written into it. */

@@ -21,7 +21,7 @@
 import browser, { type WebRequest } from 'webextension-polyfill';
 import { CAPS, childRequestId, Settled, TAKEN_OVER_LINK_MS } from '../../protocol';
 import { REQUEST_REPORT_LAG_BEFORE_SNAPSHOT_MS, REQUEST_REPORT_LAG_MS } from '../../platform';
-import { askPageAgent, type TargetTab } from '../page-scripts';
+import { askPageAgent, readInDocument, type TargetTab } from '../page-scripts';
 import { noteDialogs } from './dialog-aftermath';
 import { pause } from './pause';
 import { PendingRequests } from './pending-requests';
@@ -330,8 +330,8 @@ const FRAME_POLL_MS = 25;
  */
 async function frameLoaded(tab: TargetTab, frameId: number, until: number, signal: AbortSignal): Promise<void> {
   while (Date.now() < until && !signal.aborted) {
-    const [frame] = await browser.scripting.executeScript({ target: { tabId: tab.id, frameIds: [frameId] }, func: () => document.readyState, injectImmediately: true }).catch(() => []);
-    if (frame?.result !== 'loading' && frame?.result !== 'interactive') return;
+    const state = await readInDocument(tab.id, () => document.readyState, frameId);
+    if (state !== 'loading' && state !== 'interactive') return;
     await pause(FRAME_POLL_MS, signal);
   }
 }

@@ -787,9 +787,12 @@ const PDF_NOTE = '- note: this tab shows a PDF in the browser’s viewer: nothin
 
 export function takeSnapshot(doc: Document, refs: RefRegistry, options: SnapshotOptions): PageSnapshot {
   if (awaitingItsPage(doc)) throw new JawadError('PAGE_UNREADABLE', 'This frame has not loaded its page yet.');
-  if (doc.contentType === 'application/pdf') {
-    return { url: clipText(doc.location?.href ?? '', CAPS.url), title: clipText(doc.title, CAPS.title), text: PDF_NOTE, refs: [], elementCount: 0, partial: false };
-  }
+  const page = {
+    url: clipText(doc.location?.href ?? '', CAPS.url),
+    // Printed first by the agent: a multi-megabyte <title> would push every ref out of the prompt.
+    title: clipText(doc.title, CAPS.title),
+  };
+  if (doc.contentType === 'application/pdf') return { ...page, text: PDF_NOTE, refs: [], elementCount: 0, partial: false };
   const walk: Walk = {
     refs,
     options,
@@ -815,9 +818,7 @@ export function takeSnapshot(doc: Document, refs: RefRegistry, options: Snapshot
   const lines = assemble(walk, walk.lines, '', []);
   if (walk.partial) lines.push(`- note: partial snapshot (stopped after ${walk.found.length} refs / ${options.timeBudgetMs} ms); scroll or narrow the task and snapshot again`);
   return {
-    url: clipText(doc.location?.href ?? '', CAPS.url),
-    // Printed first by the agent: a multi-megabyte <title> would push every ref out of the prompt.
-    title: clipText(doc.title, CAPS.title),
+    ...page,
     text: lines.join('\n'),
     refs: walk.found,
     elementCount: walk.elementCount,
