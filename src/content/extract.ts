@@ -8,17 +8,64 @@ import TurndownService from 'turndown';
 import { CAPS, clipText } from '../protocol/caps';
 import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
-import { pruneCopy, visibleText, VisibleTree } from './visibility';
+import { isPushedOffPage, pruneCopy, viewportOf, visibleText, VisibleTree } from './visibility';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
 
+/** How deep frames inside frames are read: a page that nests its own frames without end stops here. */
+const FRAME_DEPTH = 4;
+const FRAMES = 'iframe, frame';
+
+/**
+ * A document as the reader sees it: what shows of it, and the frames inside it that show a
+ * document of the same origin (a webmail's open message, a frameset's pages), each read the same way.
+ */
+interface ShownDocument {
+  doc: Document;
+  tree: VisibleTree | undefined;
+  /** By the frame element's place among the document's frames, in document order. */
+  frames: Map<number, ShownDocument>;
+}
+
+function shownDocument(doc: Document, depth = 0): ShownDocument {
+  const tree = doc.body ? new VisibleTree(doc.body) : undefined;
+  const frames = new Map<number, ShownDocument>();
+  if (tree && depth < FRAME_DEPTH) {
+    doc.body!.querySelectorAll(FRAMES).forEach((frame, index) => {
+      // Neither browser gives a content script another origin's document (nor a sandboxed frame's).
+      const inner = frameShown(tree, frame) ? (frame as HTMLIFrameElement).contentDocument : null;
+      if (inner?.body) frames.set(index, shownDocument(inner, depth + 1));
+    });
+  }
+  return { doc, tree, frames };
+}
+
+/** The frame's box shows (a frame of no size, or pushed off the page, shows nothing of its document). */
+function frameShown(tree: VisibleTree, frame: Element): boolean {
+  if (tree.hides(frame) || !frame.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+  const box = frame.getBoundingClientRect();
+  const view = frame.ownerDocument.defaultView;
+  return box.width > 1 && box.height > 1 && !isPushedOffPage(box, view && viewportOf(view));
+}
+
 /**
  * Clones the document and removes from the clone everything that is not visible in the page
- * (visibility.ts decides), and comments. The title is cut to size first: Readability works on it.
+ * (visibility.ts decides), and comments; each frame that shows a same-origin document gives way
+ * to that document's own visible copy. The title is cut to size first: Readability works on it.
  */
-export function visibleClone(doc: Document, tree: VisibleTree | undefined): Document {
+function visibleClone({ doc, tree, frames }: ShownDocument): Document {
   const clone = doc.cloneNode(true) as Document;
-  if (tree && clone.body) pruneCopy(tree, tree.root, clone.body);
+  if (tree && clone.body) {
+    const frameCopies = Array.from(clone.body.querySelectorAll(FRAMES)); // the clone holds every frame the page does, in the same order
+    pruneCopy(tree, tree.root, clone.body);
+    for (const [index, shown] of frames) {
+      const content = clone.createElement('div');
+      const inner = visibleClone(shown).body;
+      // Adopting takes each node out of the list it came from: copy the list first.
+      if (inner) content.append(...[...inner.childNodes].map((node) => clone.adoptNode(node)));
+      frameCopies[index]?.replaceWith(content);
+    }
+  }
   clone.querySelectorAll(DROP_TAGS).forEach((element) => element.remove());
   clone.title = clipText(doc.title, CAPS.title);
   return clone;
@@ -73,8 +120,8 @@ function deeperThan(root: Element, limit: number): boolean {
 }
 
 /** Readability's pick of the main content, or the whole visible page when it finds none. */
-function mainContent(doc: Document, tree: VisibleTree | undefined): { title: string; root: Node | null } {
-  const clone = visibleClone(doc, tree);
+function mainContent(shown: ShownDocument): { title: string; root: Node | null } {
+  const clone = visibleClone(shown);
   if (clone.body && deeperThan(clone.body, READABILITY_MAX_DEPTH)) return { title: '', root: clone.body };
   try {
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
@@ -83,7 +130,7 @@ function mainContent(doc: Document, tree: VisibleTree | undefined): { title: str
     // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
     // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.
     if (!isStackOverflow(error)) throw error;
-    return { title: '', root: visibleClone(doc, tree).body };
+    return { title: '', root: visibleClone(shown).body };
   }
 }
 
@@ -91,21 +138,22 @@ function mainContent(doc: Document, tree: VisibleTree | undefined): { title: str
 const SELECTION_MAX = 10_000;
 
 /**
- * What the user has selected on the page, as far as it shows: a page's script can select text no
- * one sees, which must no more reach the model than the rest of such text. A selection inside a
- * form field is not the document's (its ranges stop at the field) and stays out, secrets with it.
+ * What the user has selected on the page or in a frame it shows, as far as it shows: a page's
+ * script can select text no one sees, which must no more reach the model than the rest of such
+ * text. A selection inside a form field is not the document's (its ranges stop at the field) and
+ * stays out, secrets with it.
  */
-function visibleSelection(doc: Document, tree: VisibleTree): string {
+function visibleSelection({ doc, tree, frames }: ShownDocument): string {
   const selection = doc.getSelection();
-  if (!selection || selection.isCollapsed) return '';
   const parts: string[] = [];
-  for (let index = 0; index < selection.rangeCount; index++) {
+  for (let index = 0; tree && selection && !selection.isCollapsed && index < selection.rangeCount; index++) {
     const range = selection.getRangeAt(index);
     const top = range.commonAncestorContainer;
     const holder = top.nodeType === Node.ELEMENT_NODE ? (top as Element) : top.parentElement;
     // The walk judges what is under the range's top; what holds it is judged here.
     if (holder && tree.root.contains(holder) && !tree.hides(holder)) parts.push(visibleText(tree, top, range));
   }
+  for (const frame of frames.values()) parts.push(visibleSelection(frame));
   return clipText(parts.filter(Boolean).join('\n\n'), SELECTION_MAX);
 }
 
@@ -116,9 +164,9 @@ const withSelection = (selection: string | undefined) => (selection ? { selectio
  * registry the actions resolve refs in: the read_page tool asks both and combines the answers.
  */
 export function extractPage(doc: Document, maxChars: number): Omit<PageContent, 'interactiveElements'> {
-  const tree = doc.body ? new VisibleTree(doc.body) : undefined;
-  const product = extractProduct(doc, tree); // before Readability, which discards scripts and metadata
-  const { title, root } = mainContent(doc, tree);
+  const shown = shownDocument(doc);
+  const product = extractProduct(doc, shown.tree); // before Readability, which discards scripts and metadata
+  const { title, root } = mainContent(shown);
   // Nothing visible is nothing: the page's raw text (innerText) would carry what is hidden.
   const markdown = (root ? markdownOf(root) : '') || NO_READABLE_TEXT;
   const truncated = markdown.length > maxChars;
@@ -129,6 +177,6 @@ export function extractPage(doc: Document, maxChars: number): Omit<PageContent, 
     truncated,
     ...(doc.documentElement.lang ? { lang: doc.documentElement.lang.slice(0, 35) } : {}),
     product,
-    ...withSelection(tree && visibleSelection(doc, tree)),
+    ...withSelection(visibleSelection(shown)),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Frames: same-origin and cross-origin iframes appear in the snapshot with frame-prefixed refs,
- * actions reach into them, and a hidden iframe shows nothing.
+ * actions reach into them, and a hidden iframe shows nothing. The page's reader reads what a frame
+ * from the page's own site shows, and the user's selection in it.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
@@ -18,19 +19,39 @@ async function frameState(page: Page, name: string): Promise<string> {
   return frame.$eval('#state', (el) => el.textContent ?? '');
 }
 
+/** The store finder, once each of its frames shows its marker. */
+async function openStoreFinder(jawad: JawadBrowser, url: string): Promise<Page> {
+  const page = await jawad.openTab(`${url}/frames.html`);
+  await page.waitForFunction(() => Array.from(document.querySelectorAll('iframe')).every((f) => f.src), { timeout: 5000 });
+  const sources = await page.$$eval('iframe', (frames) => frames.map((frame) => frame.src));
+  await Promise.all(sources.map(async (source) => {
+    const frame = await page.waitForFrame((candidate) => candidate.url() === source, { timeout: 5000 });
+    await frame.waitForFunction(() => document.readyState === 'complete' && document.body.textContent?.includes('FRAMEMARK'), { timeout: 5000 });
+  }));
+  return page;
+}
+
+/** The reading room with its article frame shown as `how` says, once the article has loaded. */
+async function openFramedArticle(jawad: JawadBrowser, url: string, how: string): Promise<Page> {
+  const page = await jawad.openTab(`${url}/framed-article.html?frame=${how}`);
+  const frame = await page.waitForFrame((candidate) => candidate.url().endsWith('/article.html'), { timeout: 5000 });
+  await frame.waitForFunction(() => document.readyState === 'complete', { timeout: 5000 });
+  return page;
+}
+
+async function readPage(jawad: JawadBrowser): Promise<{ markdown: string; selection?: string }> {
+  const read = await runTool<{ markdown: string; selection?: string }>(jawad, 'read_page', {});
+  expect(read.success, JSON.stringify(read.error)).toBe(true);
+  return read.data!;
+}
+
 for (const browserName of browsersUnderTest()) {
   describe(`frames in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
 
     it('snapshots same- and cross-origin frames with frame refs, acts inside them, and leaves hidden frames out', async () => {
       const { jawad, fixtures } = suite;
-      const page = await jawad.openTab(`${fixtures.url}/frames.html`);
-      await page.waitForFunction(() => Array.from(document.querySelectorAll('iframe')).every((f) => f.src), { timeout: 5000 });
-      const sources = await page.$$eval('iframe', (frames) => frames.map((frame) => frame.src));
-      await Promise.all(sources.map(async (source) => {
-        const frame = await page.waitForFrame((candidate) => candidate.url() === source, { timeout: 5000 });
-        await frame.waitForFunction(() => document.readyState === 'complete' && document.body.textContent?.includes('FRAMEMARK'), { timeout: 5000 });
-      }));
+      const page = await openStoreFinder(jawad, fixtures.url);
 
       const snapshot = await tool(jawad, 'snapshot');
       expect(snapshot.success, JSON.stringify(snapshot.error)).toBe(true);
@@ -52,6 +73,29 @@ for (const browserName of browsersUnderTest()) {
       expect(await frameState(page, 'same')).toBe('clicked=false; postcode=');
       expect((await tool(jawad, 'click', { ref: sameButton!.ref })).success).toBe(true);
       expect(await frameState(page, 'same')).toContain('clicked=true');
+    });
+
+    it('reads the article a frame from the page’s own site shows, and the passage selected in it', async () => {
+      const { jawad, fixtures } = suite;
+      const page = await openFramedArticle(jawad, fixtures.url, 'same');
+      const article = page.frames().find((frame) => frame.url().endsWith('/article.html'))!;
+      await article.evaluate(() => getSelection()!.selectAllChildren(document.querySelector('article p:nth-of-type(2)')!));
+
+      const { markdown, selection } = await readPage(jawad);
+      expect(markdown).toContain('The Severn Estuary has the second-highest tidal range in the world');
+      expect(markdown).toContain('## The objections');
+      expect(markdown).not.toMatch(/HIDDEN-/); // the frame's own hidden text stays out as the page's would
+      expect(selection).toMatch(/^The Severn Estuary has the second-highest tidal range in the world.*electricity\.$/);
+    });
+
+    it('reads no article from a frame that is hidden, of no size, or from another site', async () => {
+      const { jawad, fixtures } = suite;
+      for (const how of ['hidden', 'tiny', 'cross']) {
+        await openFramedArticle(jawad, fixtures.url, how);
+        const { markdown } = await readPage(jawad);
+        expect(markdown, how).toContain('Library');
+        expect(markdown, how).not.toContain('Severn');
+      }
     });
 
     it('shows a frame the page adds after a snapshot that had none, and acts inside it', async () => {
