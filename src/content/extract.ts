@@ -119,13 +119,18 @@ function deeperThan(root: Element, limit: number): boolean {
   return false;
 }
 
-/** Readability's pick of the main content, or the whole visible page when it finds none. */
-function mainContent(shown: ShownDocument): { title: string; root: Node | null } {
+/**
+ * Readability's pick of the main content, or the whole visible page when it finds none. The byline
+ * it takes out of the content ("By … · date") is the page's visible text (the clone holds no
+ * metadata), and the model is asked who wrote a page and when: it is given back.
+ */
+function mainContent(shown: ShownDocument): { title: string; byline?: string; root: Node | null } {
   const clone = visibleClone(shown);
   if (clone.body && deeperThan(clone.body, READABILITY_MAX_DEPTH)) return { title: '', root: clone.body };
   try {
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
-    return { title: article?.title ?? '', root: (article?.content as unknown as Node | null | undefined) ?? clone.body };
+    const byline = article?.byline?.trim();
+    return { title: article?.title ?? '', ...(byline ? { byline } : {}), root: (article?.content as unknown as Node | null | undefined) ?? clone.body };
   } catch (error) {
     // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
     // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.
@@ -166,9 +171,10 @@ const withSelection = (selection: string | undefined) => (selection ? { selectio
 export function extractPage(doc: Document, maxChars: number): Omit<PageContent, 'interactiveElements'> {
   const shown = shownDocument(doc);
   const product = extractProduct(doc, shown.tree); // before Readability, which discards scripts and metadata
-  const { title, root } = mainContent(shown);
+  const { title, byline, root } = mainContent(shown);
   // Nothing visible is nothing: the page's raw text (innerText) would carry what is hidden.
-  const markdown = (root ? markdownOf(root) : '') || NO_READABLE_TEXT;
+  const text = root ? markdownOf(root) : '';
+  const markdown = (byline && text ? `${byline}\n\n${text}` : text) || NO_READABLE_TEXT;
   const truncated = markdown.length > maxChars;
   return {
     title: clipText((title || doc.title || '').trim(), CAPS.title),

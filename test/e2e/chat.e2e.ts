@@ -117,6 +117,7 @@ for (const browserName of browsersUnderTest()) {
       const prompt = body.messages.at(-1)!.content;
       expect(prompt).toContain('second-highest tidal range in the world');
       expect(prompt).toContain('## Why the range matters');
+      expect(prompt).toMatch(/By Morwenna Price · 12 March 2026\s+The Severn Estuary has/); // who wrote it and when, as the page shows
       expect(prompt).toMatch(/<<<UNTRUSTED_PAGE_CONTENT [0-9a-f]{16}>>>[\s\S]*<<<END_UNTRUSTED_PAGE_CONTENT [0-9a-f]{16}>>>/);
       expect(prompt).toContain('Summarize this page');
       for (const trap of ['HIDDEN-DISPLAY-NONE', 'HIDDEN-VISIBILITY', 'HIDDEN-OPACITY', 'HIDDEN-ARIA', 'HIDDEN-OFFSCREEN', 'HIDDEN-CLIPPED', 'HIDDEN-TEMPLATE']) {
