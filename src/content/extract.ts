@@ -8,6 +8,7 @@ import TurndownService from 'turndown';
 import { CAPS, clipText } from '../protocol/caps';
 import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
+import { addTableRule, rememberTables, restoreCutTables } from './reader-tables';
 import { isPushedOffPage, pruneCopy, viewportOf, visibleText, VisibleTree } from './visibility';
 
 const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
@@ -92,6 +93,7 @@ function markdownOf(root: Node): string {
     const target = linkTarget((node as HTMLAnchorElement).getAttribute('href'));
     return target && content.trim() ? `[${content}](${target})` : content;
   } });
+  addTableRule(turndown);
   try {
     return turndown.turndown(root as HTMLElement).replace(/\n{3,}/g, '\n\n').trim();
   } catch (error) {
@@ -128,9 +130,12 @@ function mainContent(shown: ShownDocument): { title: string; byline?: string; ro
   const clone = visibleClone(shown);
   if (clone.body && deeperThan(clone.body, READABILITY_MAX_DEPTH)) return { title: '', root: clone.body };
   try {
+    const tables = rememberTables(clone);
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
+    const content = article?.content as unknown as Element | null | undefined;
+    if (content) restoreCutTables(content, tables);
     const byline = article?.byline?.trim();
-    return { title: article?.title ?? '', ...(byline ? { byline } : {}), root: (article?.content as unknown as Node | null | undefined) ?? clone.body };
+    return { title: article?.title ?? '', ...(byline ? { byline } : {}), root: content ?? clone.body };
   } catch (error) {
     // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
     // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.
