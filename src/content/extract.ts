@@ -9,68 +9,8 @@ import { CAPS, clipText } from '../protocol/caps';
 import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
 import { addTableRule, rememberTables, restoreCutTables } from './reader-tables';
-import { isPushedOffPage, pruneCopy, viewportOf, visibleText, VisibleTree } from './visibility';
-
-const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, object, embed, link, meta';
-
-/** How deep frames inside frames are read: a page that nests its own frames without end stops here. */
-const FRAME_DEPTH = 4;
-const FRAMES = 'iframe, frame';
-
-/**
- * A document as the reader sees it: what shows of it, and the frames inside it that show a
- * document of the same origin (a webmail's open message, a frameset's pages), each read the same way.
- */
-interface ShownDocument {
-  doc: Document;
-  tree: VisibleTree | undefined;
-  /** By the frame element's place among the document's frames, in document order. */
-  frames: Map<number, ShownDocument>;
-}
-
-function shownDocument(doc: Document, depth = 0): ShownDocument {
-  const tree = doc.body ? new VisibleTree(doc.body) : undefined;
-  const frames = new Map<number, ShownDocument>();
-  if (tree && depth < FRAME_DEPTH) {
-    doc.body!.querySelectorAll(FRAMES).forEach((frame, index) => {
-      // Neither browser gives a content script another origin's document (nor a sandboxed frame's).
-      const inner = frameShown(tree, frame) ? (frame as HTMLIFrameElement).contentDocument : null;
-      if (inner?.body) frames.set(index, shownDocument(inner, depth + 1));
-    });
-  }
-  return { doc, tree, frames };
-}
-
-/** The frame's box shows (a frame of no size, or pushed off the page, shows nothing of its document). */
-function frameShown(tree: VisibleTree, frame: Element): boolean {
-  if (tree.hides(frame) || !frame.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
-  const box = frame.getBoundingClientRect();
-  const view = frame.ownerDocument.defaultView;
-  return box.width > 1 && box.height > 1 && !isPushedOffPage(box, view && viewportOf(view));
-}
-
-/**
- * Clones the document and removes from the clone everything that is not visible in the page
- * (visibility.ts decides), and comments; each frame that shows a same-origin document gives way
- * to that document's own visible copy. The title is cut to size first: Readability works on it.
- */
-function visibleClone({ doc, tree, frames }: ShownDocument): Document {
-  const clone = doc.cloneNode(true) as Document;
-  if (tree && clone.body) {
-    const frameCopies = Array.from(clone.body.querySelectorAll(FRAMES)); // the clone holds every frame the page does, in the same order
-    pruneCopy(tree, tree.root, clone.body);
-    for (const [index, shown] of frames) {
-      const content = clone.createElement('div');
-      const inner = visibleClone(shown).body;
-      // Adopting takes each node out of the list it came from: copy the list first.
-      if (inner) content.append(...[...inner.childNodes].map((node) => clone.adoptNode(node)));
-      frameCopies[index]?.replaceWith(content);
-    }
-  }
-  clone.querySelectorAll(DROP_TAGS).forEach((element) => element.remove());
-  clone.title = clipText(doc.title, CAPS.title);
-  return clone;
-}
+import { shownDocument, visibleClone, type ShownDocument } from './visible-copy';
+import { visibleText } from './visibility';
 
 /** V8 throws a RangeError ("Maximum call stack size exceeded"), Gecko an InternalError ("too much recursion"). */
 const isStackOverflow = (error: unknown) => error instanceof RangeError || (error instanceof Error && error.name === 'InternalError' && /recursion/i.test(error.message));

@@ -598,16 +598,17 @@ export class VisibleTree {
     return this.blocks.has(element);
   }
 
-  /** A subtree read on its own (`get` on one element) is still hidden under an aria-hidden ancestor. */
+  /** A subtree read on its own (`get` on one element, a shadow root's content) is still hidden under an aria-hidden ancestor. */
   private insideMarkedHidden(root: Element): boolean {
-    for (let current = root.parentElement; current; current = current.parentElement) if (isMarkedHidden(current)) return true;
+    for (let current = flatParent(root); current; current = flatParent(current)) if (isMarkedHidden(current)) return true;
     return false;
   }
 
   /** The clips the root's own ancestors impose: a subtree is judged where it sits in the page. */
   private ancestorClips(root: Element): Omit<ScanItem, 'element'> {
     const chain: Element[] = [];
-    for (let current = root.parentElement; current; current = current.parentElement) chain.unshift(current);
+    // Up the tree the page is drawn from: a shadow root's content sits in its host, slotted content in its slot.
+    for (let current = flatParent(root); current; current = flatParent(current)) chain.unshift(current);
     let clip: Clip | undefined;
     let paint: Clip | undefined;
     let clippers: ClipChains | undefined;

@@ -1,7 +1,7 @@
 /**
  * Frames: same-origin and cross-origin iframes appear in the snapshot with frame-prefixed refs,
  * actions reach into them, and a hidden iframe shows nothing. The page's reader reads what a frame
- * from the page's own site shows, and the user's selection in it.
+ * from the page's own site shows, and the user's selection in it, and what web components draw.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
@@ -96,6 +96,20 @@ for (const browserName of browsersUnderTest()) {
         expect(markdown, how).toContain('Library');
         expect(markdown, how).not.toContain('Severn');
       }
+    });
+
+    it('reads the text a page’s web components draw from their shadow roots, open and closed, with the page’s own text in their slots, and none of what they hide', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/web-components-article.html`);
+      const { markdown } = await readPage(jawad);
+      expect(markdown).toContain('Tidal lagoons enclose a part of the shore instead of damming the whole estuary');
+      expect(markdown).toContain('predicted output of about five hundred gigawatt hours a year');
+      // The light paragraph stands where its slot is: after the shadow root's own paragraphs.
+      expect(markdown).toMatch(/offshore wind by the time the government reviewed it in 2018\.\s+The light paragraph the article's default slot shows/);
+      expect(markdown).toContain('By Morwenna Price · 2 April 2026');
+      expect(markdown).toContain('Fact: the Severn');
+      expect(markdown).toContain('Teaser: a lagoon generates on both tides.');
+      for (const hidden of ['UNSLOTTED', 'SHADOW-HIDDEN', 'SHADOW-CLIPPED', 'SHADOW-IN-CLIPPED']) expect(markdown).not.toContain(hidden);
     });
 
     it('shows a frame the page adds after a snapshot that had none, and acts inside it', async () => {

@@ -9,7 +9,8 @@ import { clip, quote } from '../snapshot/page-text';
 import type { RefRegistry } from '../snapshot/refs';
 import { roleOf } from '../snapshot/roles';
 import { destinationOf, iconOf } from '../snapshot/states';
-import { describeBriefly, describeCover, shadowRootOf } from '../snapshot/walk';
+import { describeBriefly, describeCover } from '../snapshot/walk';
+import { shadowRootOf } from '../shadow-root';
 
 const DIALOG = '[role=dialog],[role=alertdialog],dialog,[aria-modal=true]';
 /** More than this many buttons are counted, not listed: a consent dialog's toggles are not ways out. */

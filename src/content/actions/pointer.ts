@@ -9,7 +9,7 @@
  * Stylesheets from another origin cannot be read, so their `:hover` rules are not emulated.
  */
 
-import { shadowRootOf } from '../snapshot/walk';
+import { shadowRootOf } from '../shadow-root';
 import { flatParent } from '../visibility';
 
 const MARK = 'data-jawad-hover';

@@ -4,6 +4,7 @@
  * the visible text around them, in a compact outline. Hidden content never appears.
  */
 import { clickPoint } from '../click-point';
+import { shadowRootOf } from '../shadow-root';
 import { MASK_TAG } from '../mask-tag';
 import { JawadError } from '../../protocol/errors';
 import { CAPS, clipText, fold, oneLine } from '../../protocol/caps';
@@ -86,32 +87,6 @@ interface CoverCheck {
 interface Segment {
   lines: string[];
   coverChecks: CoverCheck[];
-}
-
-/** The only elements attachShadow() accepts (HTML spec): these and custom elements. */
-const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
-
-const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } }).chrome?.dom;
-
-/**
- * Where a closed shadow root may be: in a custom element, or in a built-in element with nothing
- * of its own that a widget draws into (its light content would not show beside the root).
- * Asking the extension API costs a call into it per element: most elements are not asked.
- */
-function mayHostClosedRoot(element: Element): boolean {
-  if (element.localName.includes('-')) return true;
-  if (!SHADOW_HOSTS.has(element.localName) || element.firstElementChild) return false;
-  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === Node.TEXT_NODE && /\S/.test((child as Text).data)) return false;
-  return true;
-}
-
-/** Extensions may open closed shadow roots: chrome.dom in Chromium, openOrClosedShadowRoot in Firefox. */
-export function shadowRootOf(element: Element): ShadowRoot | null {
-  if (element.shadowRoot) return element.shadowRoot;
-  if (!mayHostClosedRoot(element)) return null;
-  const firefox = (element as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
-  if (firefox) return firefox;
-  return chromeDom?.openOrClosedShadowRoot?.(element) ?? null;
 }
 
 function childrenOf(element: Element): ArrayLike<Node> {
