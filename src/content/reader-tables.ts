@@ -38,7 +38,7 @@ function tableMarkdown(table: HTMLTableElement, cellMarkdown: (cell: HTMLTableCe
   const rows = Array.from(table.rows);
   const spanned = rows.map((row) => Array.from(row.cells, (cell): Spanned<HTMLTableCellElement> => ({ cell, rows: rowsCovered(cell, row), columns: Math.max(1, cell.colSpan) })));
   const grid = tableGrid(spanned);
-  const width = Math.max(...grid.map((line) => line.length));
+  const width = grid.reduce((widest, line) => Math.max(widest, line.length), 0); // no spread: a table may have 100,000 rows
   const texts = new Map<HTMLTableCellElement, string>();
   const textOf = (cell: HTMLTableCellElement | undefined) => {
     if (!cell) return '';
