@@ -8,7 +8,7 @@ import TurndownService from 'turndown';
 import { CAPS, clipText } from '../protocol/caps';
 import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
-import { addTableRule, rememberTables, restoreCutTables } from './reader-tables';
+import { addTableRule, markTables, restoreCutTables } from './reader-tables';
 import { shownDocument, visibleClone, type ShownDocument } from './visible-copy';
 import { visibleText } from './visibility';
 
@@ -70,10 +70,11 @@ function mainContent(shown: ShownDocument): { title: string; byline?: string; ro
   const clone = visibleClone(shown);
   if (clone.body && deeperThan(clone.body, READABILITY_MAX_DEPTH)) return { title: '', root: clone.body };
   try {
-    const tables = rememberTables(clone);
+    markTables(clone);
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
     const content = article?.content as unknown as Element | null | undefined;
-    if (content) restoreCutTables(content, tables);
+    // A fresh copy of the page holds its tables as they were, in the same order.
+    if (content) restoreCutTables(content, () => visibleClone(shown).querySelectorAll('table'));
     const byline = article?.byline?.trim();
     return { title: article?.title ?? '', ...(byline ? { byline } : {}), root: content ?? clone.body };
   } catch (error) {

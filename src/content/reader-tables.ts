@@ -87,11 +87,10 @@ export function addTableRule(turndown: TurndownService): void {
 /** Marks which table a part or row came from (Readability may parse the page again: nodes do not last, attributes do). */
 const TABLE_MARK = 'data-jawad-table';
 
-/** Each table as the page had it, by its number, before Readability takes any apart. */
-export function rememberTables(doc: Document): HTMLTableElement[] {
-  return Array.from(doc.querySelectorAll('table'), (table, index) => {
+/** Marks each table's parts and rows with the table's number, before Readability takes any apart. */
+export function markTables(doc: Document): void {
+  doc.querySelectorAll('table').forEach((table, index) => {
     for (const element of [table, ...table.querySelectorAll(':scope > *, :scope > * > tr')]) element.setAttribute(TABLE_MARK, String(index));
-    return table.cloneNode(true) as HTMLTableElement;
   });
 }
 
@@ -105,20 +104,24 @@ function asReadabilityLeftIt(table: HTMLTableElement): HTMLTableElement {
 /**
  * Readability can take a table's rows for the main content and leave the table behind: an admin
  * list's rows, moved into a <div> of their own, without the header that names each column. Where
- * rows or parts turn up outside any table, the whole table goes in their place, once.
+ * rows or parts turn up outside any table, the whole table goes in their place, once. `pageTables`:
+ * the page's tables in the order `markTables` numbered them, in a copy made afresh; asked for only
+ * when a table was cut, which few pages see.
  */
-export function restoreCutTables(root: Element, tables: readonly HTMLTableElement[]): void {
+export function restoreCutTables(root: Element, pageTables: () => ArrayLike<HTMLTableElement>): void {
   const restored = new Set<number>();
+  let tables: ArrayLike<HTMLTableElement> | undefined;
   for (const found of root.querySelectorAll(`:is(thead, tbody, tfoot, tr)[${TABLE_MARK}]`)) {
     if (!root.contains(found) || found.closest('table')) continue;
     const index = Number(found.getAttribute(TABLE_MARK));
     // A row stands in a container Readability made of its part (a <div> for the <tbody>).
     const place = found.localName === 'tr' && found.parentElement !== root ? found.parentElement! : found;
-    if (restored.has(index) || !tables[index]) {
+    const table = restored.has(index) ? undefined : (tables ??= pageTables())[index];
+    if (!table) {
       place.remove();
       continue;
     }
     restored.add(index);
-    place.replaceWith(asReadabilityLeftIt(root.ownerDocument.importNode(tables[index], true)));
+    place.replaceWith(asReadabilityLeftIt(root.ownerDocument.importNode(table, true)));
   }
 }

@@ -11,7 +11,6 @@ const DROP_TAGS = 'script, style, noscript, template, iframe, svg, canvas, objec
 
 /** How deep frames inside frames are read: a page that nests its own frames without end stops here. */
 const FRAME_DEPTH = 4;
-const FRAMES = new Set(['iframe', 'frame']);
 
 /**
  * A document as the reader sees it: what shows of it, and the frames inside it that show a
