@@ -164,7 +164,7 @@ function valueOf(element: Element): string | null {
   return widgetValue(element) ?? (element as HTMLInputElement).value ?? null;
 }
 
-/** Reads what was asked, capped. Text and HTML are what a person can see: nothing hidden inside comes along. */
+/** Reads what was asked, capped. Text and HTML are what a person can see, web components' shadow content included: nothing hidden inside comes along. */
 function read(resolved: Resolved, options: ActOptions): unknown {
   const { element, isPage } = resolved;
   const cap = (text: string | null) => (text === null ? null : clipText(text, CAPS.read));
@@ -183,7 +183,7 @@ function read(resolved: Resolved, options: ActOptions): unknown {
     case 'html':
       return root ? cap(visibleHtml(new VisibleTree(root))) : '';
     default:
-      return root ? cap(visibleText(new VisibleTree(root))) : '';
+      return root ? cap(visibleText(new VisibleTree(root), root, undefined, true)) : '';
   }
 }
 

@@ -6,6 +6,8 @@
  * zoom), text too small to read, and text the colour of what it sits on.
  */
 
+import { shadowRootOf } from './shadow-root';
+
 /** Characters editors put in their text to hold the caret or an empty line (CKEditor's fillers, CodeMirror 5's zero-width space), which nobody sees or typed. */
 export const INVISIBLE = /[\u200b\ufeff]/g;
 
@@ -14,7 +16,6 @@ export function isMarkedHidden(element: Element): boolean {
   return element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden');
 }
 
-/** Pushed out of the page (left: -10000px and friends): no scrolling brings it into view. */
 /**
  * The window's scroll offsets and size, read once per walk: each read of a window property from
  * the isolated world is a round through the bindings, and a walk needs them for every element.
@@ -691,29 +692,66 @@ function tidy(text: string): string {
 }
 
 /**
+ * Whose judgement a node is read by: the tree that scanned it, and, inside a shadow root, the
+ * scope of its host, whose own nodes fill the root's slots.
+ */
+interface Scope {
+  tree: VisibleTree;
+  outer?: Scope;
+}
+
+interface Reading {
+  node: Node;
+  scope: Scope;
+}
+
+/**
  * The text of a subtree a person can see, with a line break around blocks (innerText, minus
  * everything hidden); `within`: only the part of it a range (a selection) holds.
+ * `throughShadows`: as the page is drawn, each shadow root's content in its host, the host's own
+ * nodes in the slots they fill (a selection's range does not reach into shadow roots).
  */
-export function visibleText(tree: VisibleTree, root: Node = tree.root, within?: Range): string {
+export function visibleText(tree: VisibleTree, root: Node = tree.root, within?: Range, throughShadows = false): string {
   let out = '';
-  const stack: Array<Node | 'end of block'> = [root];
+  const stack: Array<Reading | 'end of block'> = [{ node: root, scope: { tree } }];
   while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node === 'end of block') out += '\n';
-    else if (within && !within.intersectsNode(node)) continue;
-    else if (node.nodeType === Node.TEXT_NODE) {
-      if (!tree.mutes(node as Text)) out += partWithin(node as Text, within).replace(/\s+/g, ' ');
-    } else if (node.nodeType === Node.ELEMENT_NODE && !tree.isHidden(node as Element)) {
+    const item = stack.pop()!;
+    if (item === 'end of block') {
+      out += '\n';
+      continue;
+    }
+    const { node, scope } = item;
+    if (within && !within.intersectsNode(node)) continue;
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (!scope.tree.mutes(node as Text)) out += partWithin(node as Text, within).replace(/\s+/g, ' ');
+    } else if (node.nodeType === Node.ELEMENT_NODE && !scope.tree.isHidden(node as Element)) {
       const element = node as Element;
       if (element.localName === 'br') out += '\n';
-      if (tree.isBlock(element)) {
+      if (scope.tree.isBlock(element)) {
         out += '\n';
         stack.push('end of block');
       }
-      for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
+      const children = throughShadows ? drawnChildren(element, scope) : Array.from(element.childNodes, (child) => ({ node: child, scope }));
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
   return tidy(out);
+}
+
+/**
+ * What the browser draws inside an element: its shadow root's elements (each judged where it sits;
+ * text at the root's top level has no element to judge it by, and is left out), the host's nodes
+ * a slot is given (judged by the host's scope), else the element's own.
+ */
+function drawnChildren(element: Element, scope: Scope): Reading[] {
+  const shadow = shadowRootOf(element);
+  if (shadow) return Array.from(shadow.children, (child) => ({ node: child, scope: { tree: new VisibleTree(child), outer: scope } }));
+  const assigned = element.localName === 'slot' ? (element as HTMLSlotElement).assignedNodes() : [];
+  if (assigned.length === 0) return Array.from(element.childNodes, (child) => ({ node: child, scope }));
+  // A subtree read from inside a shadow root: its host's nodes have not been judged yet.
+  const host = (element.getRootNode() as ShadowRoot).host;
+  const outer = scope.outer ?? { tree: new VisibleTree(host) };
+  return assigned.map((node) => ({ node, scope: outer }));
 }
 
 function partWithin(text: Text, range: Range | undefined): string {

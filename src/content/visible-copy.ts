@@ -56,6 +56,13 @@ export function visibleClone(shown: ShownDocument): Document {
   return clone;
 }
 
+/** A copy of the tree's root with only what shows, shadow roots laid out in place (`get html`). */
+export function visibleCopyOf(tree: VisibleTree): Element {
+  const copy = tree.root.cloneNode(true) as Element;
+  copyVisible(tree.root, copy, tree, { doc: tree.root.ownerDocument, tree, frames: new Map() });
+  return copy;
+}
+
 /** A shadow host found in a copy, with its children paired with the copy's (slots are filled from them). */
 interface HostInCopy {
   live: Element;

@@ -1,12 +1,14 @@
 /**
  * `get html`: the element's HTML as a person could see it. Hidden subtrees, text that does not show
- * and comments are removed (visibility.ts decides), and only attributes that describe what is shown
+ * and comments are removed (visibility.ts decides), a web component's shadow root is laid out in
+ * its host as the page draws it (visible-copy.ts), and only attributes that describe what is shown
  * or what it does are kept: data-*, event handlers and styles are text no one sees, and a secret
  * field's value attribute stays out.
  */
 import { CAPS, clipText } from '../protocol/caps';
 import { secretOf } from './secret';
-import { pruneCopy, type VisibleTree } from './visibility';
+import { visibleCopyOf } from './visible-copy';
+import type { VisibleTree } from './visibility';
 
 const KEPT_ATTRIBUTES = new Set([
   'id', 'class', 'href', 'src', 'alt', 'title', 'name', 'type', 'role', 'for', 'action', 'method', 'placeholder', 'value',
@@ -31,8 +33,7 @@ function tidyAttributes(root: Element): void {
 }
 
 export function visibleHtml(tree: VisibleTree): string {
-  const copy = tree.root.cloneNode(true) as Element;
-  pruneCopy(tree, tree.root, copy);
+  const copy = visibleCopyOf(tree);
   tidyAttributes(copy);
   return clipText(copy.outerHTML, CAPS.read);
 }

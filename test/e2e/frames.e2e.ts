@@ -112,6 +112,29 @@ for (const browserName of browsersUnderTest()) {
       for (const hidden of ['UNSLOTTED', 'SHADOW-HIDDEN', 'SHADOW-CLIPPED', 'SHADOW-IN-CLIPPED']) expect(markdown).not.toContain(hidden);
     });
 
+    it('gives the text and HTML web components draw to get, on the page and on a component, with slotted text in place and none of what they hide', async () => {
+      const { jawad, fixtures } = suite;
+      await jawad.openTab(`${fixtures.url}/web-components-article.html`);
+      const get = async (parameters: Record<string, unknown>) => {
+        const result = await runTool<{ result: string }>(jawad, 'get', parameters);
+        expect(result.success, JSON.stringify(result.error)).toBe(true);
+        return result.data!.result;
+      };
+      const page = await get({ what: 'text' });
+      expect(page).toMatch(/^Lagoons before barrages\n+By Morwenna Price · 2 April 2026\n/);
+      expect(page).toContain('Tidal lagoons enclose a part of the shore');
+      expect(page).toMatch(/in 2018\.\n+The light paragraph the article's default slot shows/);
+      expect(page).toContain("Fact: the Severn's tidal range");
+      expect(page).toContain('Teaser: a lagoon generates on both tides.');
+      expect(page).toContain('Filed under estuaries and energy.');
+      for (const hidden of ['UNSLOTTED', 'SHADOW-HIDDEN', 'SHADOW-CLIPPED', 'SHADOW-IN-CLIPPED']) expect(page).not.toContain(hidden);
+
+      const html = await get({ selector: 'news-article', what: 'html' });
+      expect(html).toMatch(/<h1><span>Lagoons before barrages<\/span><\/h1>/);
+      expect(html).toContain('<p>Fact: the Severn');
+      for (const hidden of ['UNSLOTTED', 'SHADOW-HIDDEN', 'SHADOW-CLIPPED', 'SHADOW-IN-CLIPPED', '<style', '<slot']) expect(html).not.toContain(hidden);
+    });
+
     it('shows a frame the page adds after a snapshot that had none, and acts inside it', async () => {
       const { jawad, fixtures } = suite;
       const page = await jawad.openTab(`${fixtures.url}/plain.html`);
