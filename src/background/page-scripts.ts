@@ -157,7 +157,8 @@ export const DIALOG_SHIM_AS_PAGES_OPEN = dialogOpeningFile;
  * parse the whole script again. Resolves with the frames it runs in.
  */
 export async function injectPageScript(tab: TargetTab, script: PageScript, where: Injection = {}): Promise<number[]> {
-  if (tab.url === 'about:blank') {
+  // No address yet is blank too: Chromium reports a new tab's address only once its blank page has come.
+  if (isBlank(tab.url)) {
     if (!(await hasWrittenPage(tab.id))) throw new JawadError('PAGE_UNREADABLE', 'This tab is blank (about:blank): there is no page in it to read. Open a web page in it, or switch to the tab you meant.');
   } else if (tab.url && !SCRIPTABLE_URL.test(tab.url)) {
     throw new JawadError('PAGE_UNREADABLE', `Jawad can’t read browser pages such as ${BROWSER_PAGE_SCHEME.exec(tab.url)?.[0] ?? tab.url} — open a web page and try again.`);
