@@ -8,6 +8,7 @@ import TurndownService from 'turndown';
 import { CAPS, clipText } from '../protocol/caps';
 import { NO_READABLE_TEXT, type PageContent } from '../protocol/messages';
 import { extractProduct } from './product';
+import { landmarkAroundPick, mainLandmarks } from './reader-main';
 import { addTableRule, markTables, restoreCutTables } from './reader-tables';
 import { shownDocument, visibleClone, type ShownDocument } from './visible-copy';
 import { visibleText } from './visibility';
@@ -64,19 +65,24 @@ function deeperThan(root: Element, limit: number): boolean {
 /**
  * Readability's pick of the main content, or the whole visible page when it finds none. The byline
  * it takes out of the content ("By … · date") is the page's visible text (the clone holds no
- * metadata), and the model is asked who wrote a page and when: it is given back.
+ * metadata), and the model is asked who wrote a page and when: it is given back, unless a main
+ * landmark read instead of the pick holds it (reader-main.ts).
  */
 function mainContent(shown: ShownDocument): { title: string; byline?: string; root: Node | null } {
   const clone = visibleClone(shown);
   if (clone.body && deeperThan(clone.body, READABILITY_MAX_DEPTH)) return { title: '', root: clone.body };
   try {
     markTables(clone);
+    const landmarks = mainLandmarks(clone);
     const article = new Readability(clone, { serializer: (element: Node) => element, charThreshold: 300 }).parse();
-    const content = article?.content as unknown as Element | null | undefined;
+    const pick = article?.content as unknown as Element | null | undefined;
+    const landmark = pick ? landmarkAroundPick(pick, landmarks) : undefined;
+    const content = landmark ?? pick;
     // A fresh copy of the page holds its tables as they were, in the same order.
     if (content) restoreCutTables(content, () => visibleClone(shown).querySelectorAll('table'));
     const byline = article?.byline?.trim();
-    return { title: article?.title ?? '', ...(byline ? { byline } : {}), root: content ?? clone.body };
+    const bylineApart = byline && !landmark?.textContent?.replace(/\s+/g, ' ').includes(byline);
+    return { title: article?.title ?? '', ...(bylineApart ? { byline } : {}), root: content ?? clone.body };
   } catch (error) {
     // Some of Readability's clean-up recurses once per level of nesting (a page thousands of levels
     // deep overflows the stack), and it has taken the clone apart by then: start from a fresh one.

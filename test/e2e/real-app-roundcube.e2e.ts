@@ -33,14 +33,20 @@ for (const browserName of browsersUnderTest()) {
     const suite = useReadyJawad(browserName);
     const started = useRealApp(startRoundcube);
 
-    it('reads the message open in the preview pane as the page, not the list around it', async () => {
+    it('reads the message open in the preview pane as the page, its subject and sender above it, not the list around it', async () => {
       const page = await logIn(suite.jawad, started().url);
       const meeting = INBOX.find(({ subject }) => subject === 'Quarterly report meeting')!;
       await page.click('#messagelist tbody tr:first-child td.subject');
       await page.waitForFunction((words: string) => (document.querySelector('#messagecontframe') as HTMLIFrameElement | null)?.contentDocument?.body?.textContent?.includes(words), {}, 'room Orion');
       const read = await runTool<{ markdown: string }>(suite.jawad, 'read_page', {});
       expect(read.success, JSON.stringify(read.error)).toBe(true);
-      expect(read.data!.markdown.replace(/\s+/g, ' ')).toContain(meeting.body.replace(/\s+/g, ' '));
+      const markdown = read.data!.markdown;
+      expect(markdown.replace(/\s+/g, ' ')).toContain(meeting.body.replace(/\s+/g, ' '));
+      // Who sent it, and its subject, come first: the message's header, which Readability drops.
+      const head = markdown.slice(0, markdown.indexOf(meeting.body.split('\n')[0]!));
+      expect(head).toContain(`## ${meeting.subject}`);
+      const [, name, address] = /^(.+) <(.+)>$/.exec(meeting.from)!;
+      expect(head).toMatch(new RegExp(`From \\[${name}\\]\\(mailto:${address}\\) on \\d{4}-\\d{2}-\\d{2}`));
     }, 120_000);
 
     it('lists each message’s subject link, and neither the toolbar’s spacer nor the message list itself as a control', async () => {
