@@ -6,23 +6,16 @@
  * Postlight's test suites.
  */
 import { describe, expect, it } from 'vitest';
-import { browsersUnderTest, type JawadBrowser } from './support/extension-browser';
+import { browsersUnderTest } from './support/extension-browser';
 import { useReadyJawad } from './support/flows';
-import { runTool } from './support/run-tool';
-
-async function readPage(jawad: JawadBrowser, url: string): Promise<string> {
-  await jawad.openTab(url);
-  const read = await runTool<{ markdown: string }>(jawad, 'read_page', {});
-  expect(read.success, JSON.stringify(read.error)).toBe(true);
-  return read.data!.markdown;
-}
+import { readPageAt } from './support/run-tool';
 
 for (const browserName of browsersUnderTest()) {
   describe(`the main landmark read in ${browserName}`, () => {
     const suite = useReadyJawad(browserName);
 
     it('reads an article’s headline, standfirst, author and date above its text, and none of the comments below it (Zeit Online)', async () => {
-      const markdown = await readPage(suite.jawad, `${suite.fixtures.url}/real-sites/trafilatura--zeit.de.zugverkehr.html`);
+      const markdown = await readPageAt(suite.jawad, `${suite.fixtures.url}/real-sites/trafilatura--zeit.de.zugverkehr.html`);
       const head = markdown.slice(0, markdown.indexOf('Ein Zug in England'));
       expect(head).toContain('# Zugverkehr: Im ICE von Frankfurt nach Barcelona');
       expect(head).toContain('Mit Schnellzugtrassen durch Europa will die FDP zum Klimaschutz beitragen.');
@@ -33,7 +26,7 @@ for (const browserName of browsersUnderTest()) {
     });
 
     it('gives the byline once when the landmark holds it (The Atlantic)', async () => {
-      const markdown = await readPage(suite.jawad, `${suite.fixtures.url}/real-sites/postlight--www.theatlantic.com.html`);
+      const markdown = await readPageAt(suite.jawad, `${suite.fixtures.url}/real-sites/postlight--www.theatlantic.com.html`);
       const head = markdown.slice(0, markdown.indexOf('Just before 8 in the morning'));
       expect(head).toContain('The city has never before used the emergency system the way it did Monday morning.');
       expect(head).toContain('September 19, 2016');

@@ -34,3 +34,11 @@ export async function snapshotData<D extends { text: string } = { text: string }
 export async function snapshotText(jawad: JawadBrowser, parameters: Record<string, unknown> = {}): Promise<string> {
   return (await snapshotData(jawad, parameters)).text;
 }
+
+/** The markdown read_page gives of the page at `url`, opened in a new tab; a failed read fails the test with the tool's own error. */
+export async function readPageAt(jawad: JawadBrowser, url: string): Promise<string> {
+  await jawad.openTab(url);
+  const reply = await runTool<{ markdown: string }>(jawad, 'read_page', {});
+  if (!reply.success || !reply.data) throw new Error(`The read failed: ${JSON.stringify(reply.error ?? reply)}`);
+  return reply.data.markdown;
+}
