@@ -700,11 +700,6 @@ interface Scope {
   outer?: Scope;
 }
 
-interface Reading {
-  node: Node;
-  scope: Scope;
-}
-
 /**
  * The text of a subtree a person can see, with a line break around blocks (innerText, minus
  * everything hidden); `within`: only the part of it a range (a selection) holds.
@@ -713,45 +708,55 @@ interface Reading {
  */
 export function visibleText(tree: VisibleTree, root: Node = tree.root, within?: Range, throughShadows = false): string {
   let out = '';
-  const stack: Array<Reading | 'end of block'> = [{ node: root, scope: { tree } }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (item === 'end of block') {
-      out += '\n';
-      continue;
-    }
-    const { node, scope } = item;
-    if (within && !within.intersectsNode(node)) continue;
-    if (node.nodeType === Node.TEXT_NODE) {
+  // Two stacks side by side, each node with the scope that judges it: the snapshot names elements
+  // with this walk, and a pushed pair would cost an object per node.
+  const nodes: Array<Node | 'end of block'> = [root];
+  const scopes: Scope[] = [{ tree }];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const scope = scopes.pop()!;
+    if (node === 'end of block') out += '\n';
+    else if (within && !within.intersectsNode(node)) continue;
+    else if (node.nodeType === Node.TEXT_NODE) {
       if (!scope.tree.mutes(node as Text)) out += partWithin(node as Text, within).replace(/\s+/g, ' ');
     } else if (node.nodeType === Node.ELEMENT_NODE && !scope.tree.isHidden(node as Element)) {
       const element = node as Element;
       if (element.localName === 'br') out += '\n';
       if (scope.tree.isBlock(element)) {
         out += '\n';
-        stack.push('end of block');
+        nodes.push('end of block');
+        scopes.push(scope);
       }
-      const children = throughShadows ? drawnChildren(element, scope) : Array.from(element.childNodes, (child) => ({ node: child, scope }));
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      const drawn = throughShadows ? drawnChildren(element, scope) : undefined;
+      if (!drawn) {
+        for (let child = element.lastChild; child; child = child.previousSibling) {
+          nodes.push(child);
+          scopes.push(scope);
+        }
+      } else {
+        for (let i = drawn.nodes.length - 1; i >= 0; i--) {
+          nodes.push(drawn.nodes[i]!);
+          scopes.push(drawn.scopeOf(drawn.nodes[i]!));
+        }
+      }
     }
   }
   return tidy(out);
 }
 
 /**
- * What the browser draws inside an element: its shadow root's elements (each judged where it sits;
- * text at the root's top level has no element to judge it by, and is left out), the host's nodes
- * a slot is given (judged by the host's scope), else the element's own.
+ * What the browser draws inside an element, when it is not the element's own children: its
+ * shadow root's elements (each judged where it sits; text at the root's top level has no element
+ * to judge it by, and is left out), or the host's nodes a slot is given (judged by the host's scope).
  */
-function drawnChildren(element: Element, scope: Scope): Reading[] {
+function drawnChildren(element: Element, scope: Scope): { nodes: ArrayLike<Node>; scopeOf: (node: Node) => Scope } | undefined {
   const shadow = shadowRootOf(element);
-  if (shadow) return Array.from(shadow.children, (child) => ({ node: child, scope: { tree: new VisibleTree(child), outer: scope } }));
+  if (shadow) return { nodes: shadow.children, scopeOf: (child) => ({ tree: new VisibleTree(child as Element), outer: scope }) };
   const assigned = element.localName === 'slot' ? (element as HTMLSlotElement).assignedNodes() : [];
-  if (assigned.length === 0) return Array.from(element.childNodes, (child) => ({ node: child, scope }));
+  if (assigned.length === 0) return undefined;
   // A subtree read from inside a shadow root: its host's nodes have not been judged yet.
-  const host = (element.getRootNode() as ShadowRoot).host;
-  const outer = scope.outer ?? { tree: new VisibleTree(host) };
-  return assigned.map((node) => ({ node, scope: outer }));
+  const outer = scope.outer ?? { tree: new VisibleTree((element.getRootNode() as ShadowRoot).host) };
+  return { nodes: assigned, scopeOf: () => outer };
 }
 
 function partWithin(text: Text, range: Range | undefined): string {
