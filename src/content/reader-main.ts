@@ -8,6 +8,7 @@
  * up to the pick's end, the landmark is read up to there (what follows the pick in it, comments,
  * newsletters, related stories, stays out as Readability left it).
  */
+import { asReadabilityLeftIt } from './reader-tables';
 
 const MAIN_LANDMARK = 'main, [role="main"]';
 
@@ -61,10 +62,7 @@ export function landmarkAroundPick(content: Element, landmarks: readonly Landmar
   if (!best) return undefined;
   const { copy } = best.landmark;
   cutAfter(copy, best.upTo);
-  // As Readability leaves content: links made absolute (but for links within the page), no form controls.
-  for (const link of copy.querySelectorAll('a[href]:not([href^="#"])')) link.setAttribute('href', (link as HTMLAnchorElement).href);
-  for (const control of copy.querySelectorAll('input, textarea, select, button')) control.remove();
-  return content.ownerDocument.importNode(copy, true);
+  return content.ownerDocument.importNode(asReadabilityLeftIt(copy), true);
 }
 
 /** Removes what follows the `offset`-th character of the element's text. */

@@ -94,11 +94,14 @@ export function markTables(doc: Document): void {
   });
 }
 
-/** The page's copy of a table as Readability leaves content: links made absolute, no form controls. */
-function asReadabilityLeftIt(table: HTMLTableElement): HTMLTableElement {
-  for (const link of table.querySelectorAll('a[href]')) link.setAttribute('href', (link as HTMLAnchorElement).href);
-  for (const control of table.querySelectorAll('input, textarea, select, button')) control.remove();
-  return table;
+/**
+ * A part of the page's copy put back where Readability left something out (a table, a landmark),
+ * as Readability leaves content: links made absolute but for links within the page, no form controls.
+ */
+export function asReadabilityLeftIt<T extends Element>(element: T): T {
+  for (const link of element.querySelectorAll('a[href]:not([href^="#"])')) link.setAttribute('href', (link as HTMLAnchorElement).href);
+  for (const control of element.querySelectorAll('input, textarea, select, button')) control.remove();
+  return element;
 }
 
 /**
